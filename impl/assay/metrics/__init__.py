@@ -1,0 +1,26 @@
+"""Metric families: one module per family; the registry maps a metric name to its family object."""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from ..errors import KnobError
+
+if TYPE_CHECKING:
+    from .base import MetricFamily
+
+_FAMILIES: dict[str, str] = {
+    "bleu": "bleu:FAMILY",
+    "nist": "nist:FAMILY",
+}
+
+METRIC_NAMES: tuple[str, ...] = tuple(_FAMILIES)
+
+
+def get_family(metric: str) -> "MetricFamily":
+    try:
+        target = _FAMILIES[metric.lower()]
+    except KeyError:
+        raise KnobError(f"unknown metric {metric!r}; known: {', '.join(METRIC_NAMES)}") from None
+    module_name, attr = target.split(":")
+    return getattr(import_module(f"{__name__}.{module_name}"), attr)

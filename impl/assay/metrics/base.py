@@ -1,0 +1,53 @@
+"""The shape every metric family has: knobs, per-segment statistics, score from statistics.
+
+Like sacrebleu's Metric and torchmetrics' update/compute split: ``segment_stats`` is the only
+place text is read; ``score_stats`` works on rows alone, so corpus scores, sentence scores,
+resampling and chunked scoring share one code path.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Sequence
+
+from ..knobs import Config, KnobSet
+from ..stats import SegmentStats
+
+Refs = Sequence[Sequence["str | None"]]          # reference streams, each aligned with hyps
+Segments = Sequence["str | Sequence[str]"]       # raw strings or pre-tokenised token lists
+
+
+class MetricFamily(ABC):
+    """One metric family (BLEU, NIST, ...): its knobs and its two computation stages."""
+
+    name: str
+    knobset: KnobSet
+
+    def derive(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """Fill knobs implied by others the user set (e.g. BLEU's order from NLTK weights)."""
+        return settings
+
+    @abstractmethod
+    def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+        """One row of sufficient statistics per segment."""
+
+    @abstractmethod
+    def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
+        """The corpus score (tool scale) and its components from the rows."""
+
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, dict[str, Any]]]:
+        """Each row scored alone; families override with a vectorised version."""
+        return [self.score_stats(stats.row(i), config) for i in range(len(stats))]
+
+    @abstractmethod
+    def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
+        """The signature string naming every setting behind a score."""
+
+    @abstractmethod
+    def format_text(self, value: float, components: dict[str, Any], config: Config,
+                    profile: str | None, signature: str, width: int | None) -> str:
+        """The line the reproduced tool prints for this score."""
+
+    def tool_json(self, value: float, components: dict[str, Any], config: Config,
+                  profile: str | None, signature: str, width: int | None) -> dict[str, Any] | None:
+        """The reproduced tool's own JSON output, where it has one (sacrebleu CLI)."""
+        return None

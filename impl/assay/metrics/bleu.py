@@ -1,0 +1,363 @@
+"""BLEU (Papineni et al. 2002) and every variant in use, as one family with explicit knobs.
+
+Per segment: ``hyp_len``, ``ref_len`` (chosen by ``ref_length``), clipped matches
+``correct_n = sum_g min(count_hyp(g), max_r count_r(g))`` and ``total_n`` (hypothesis n-grams)
+for n = 1..N. Corpus BLEU = BP * exp(sum_n w_n log p_n) on the summed rows, with
+BP = exp(1 - r/c) if c < r, 1 if c >= r, 0 if c = 0.
+
+The tools differ only in the knobs below (shared/research/bleu_nist.md):
+- sacrebleu: break to 0 at an order with no hypothesis n-grams (``missing_order=stop``), 0 when
+  nothing matches (#141, ``no_match=zero``), effective order = leading orders with n-grams.
+- mteval-v13a/v14: such an order counts as precision 1 (``missing_order=one``); exp smoothing is
+  applied even when nothing matches (``no_match=smooth``), so a 1-token wrong output scores 84.09.
+- NLTK: ``max(1, #n-grams)`` denominators per segment (``per_segment_min_total=1``), method0's
+  float-min for zero counts, precisions still 0 after smoothing skipped (``zero_precision=skip``),
+  methods 5-7 read the last segment (their documented order dependence).
+- multi-bleu.perl: log(0) = -9999999999, so any zero order gives 0 (``zero_precision=zero``).
+- d2l (seed 002): weights 1/2^n; a hypothesis of exactly n-1 tokens divides by zero.
+"""
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import InputError, KnobError, ToolBehaviourError
+from ..knobs import Alias, Config, Knob, KnobSet, parse_bool, parse_optional_float
+from ..stats import SegmentStats
+from ..tokenizers import TOKENIZER_NAMES
+from .base import MetricFamily, Refs, Segments
+from .ngrams import NgramIndex, encode
+from .text import tokenize_refs, tokenize_segments
+
+MY_LOG_ZERO = -9999999999.0   # sacrebleu's and multi-bleu.perl's log(0)
+FLOAT_MIN = sys.float_info.min  # NLTK method0's stand-in for a zero count
+SMOOTH_METHODS = ("none", "floor", "add-k", "exp", "float-min",
+                  "nltk-method4", "nltk-method5", "nltk-method6", "nltk-method7")
+NLTK_SMOOTHING = {"method0": "float-min", "method1": "floor", "method2": "add-k", "method3": "exp",
+                  "method4": "nltk-method4", "method5": "nltk-method5", "method6": "nltk-method6",
+                  "method7": "nltk-method7"}
+DEFAULT_SMOOTH_VALUE = {"floor": 0.1, "add-k": 1.0}
+
+
+def parse_weights(value: Any) -> Any:
+    """``uniform`` (1/N, effective-order aware), ``halving`` (1/2^n, d2l), a tuple, or tuples.
+
+    CLI form: ``0.5,0.5`` for one tuple, ``1;0.5,0.5`` for several (NLTK returns one score each).
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        if text in ("uniform", "halving"):
+            return text
+        groups = [g for g in text.replace(" ", "").split(";") if g]
+        tuples = tuple(tuple(float(x) for x in g.strip("()").split(",") if x) for g in groups)
+        if not tuples or any(not t for t in tuples):
+            raise ValueError(f"cannot read weights {value!r}")
+        return tuples[0] if len(tuples) == 1 else tuples
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(v, (list, tuple)) for v in value):
+            return tuple(tuple(float(x) for x in v) for v in value)
+        return tuple(float(x) for x in value)
+    raise ValueError(f"cannot read weights {value!r}")
+
+
+def weight_tuples(weights: Any) -> list[tuple[float, ...]] | None:
+    """The explicit weight tuples, or None for the named schemes."""
+    if isinstance(weights, str):
+        return None
+    if weights and isinstance(weights[0], tuple):
+        return list(weights)
+    return [tuple(weights)]
+
+
+def _validate(values: dict[str, Any]) -> None:
+    tuples = weight_tuples(values["weights"])
+    if tuples is not None and max(len(t) for t in tuples) != values["max_ngram_order"]:
+        raise KnobError(f"weights {values['weights']} imply max_ngram_order={max(len(t) for t in tuples)}, "
+                        f"but max_ngram_order={values['max_ngram_order']}")
+    if values["max_ngram_order"] < 1:
+        raise KnobError("max_ngram_order must be at least 1")
+    if values["effective_order"] and values["weights"] != "uniform":
+        raise KnobError("effective_order needs weights=uniform (the weights are 1/effective order)")
+
+
+KNOBS = KnobSet(
+    knobs=(
+        Knob("tokenize", "13a", "tokenizer applied to hypotheses and references", str, TOKENIZER_NAMES,
+             "sacrebleu tokenize/-tok; multi-bleu (whitespace); mteval default/--international-tokenization"),
+        Knob("lowercase", False, "lowercase hypotheses and references", parse_bool,
+             tool_names="sacrebleu lowercase/-lc; multi-bleu -lc; mteval: not case_sensitive (-c)"),
+        Knob("lowercase_mode", "unicode", "unicode = str.lower(); ascii = A-Z only (Perl tr/byte lc)", str,
+             ("unicode", "ascii"), "multi-bleu -lc and mteval default are ascii"),
+        Knob("max_ngram_order", 4, "highest n-gram order N", int, tool_names="sacrebleu max_ngram_order"),
+        Knob("weights", "uniform", "n-gram weights: uniform (1/N), halving (1/2^n), a tuple, or tuples "
+             "separated by ';'", parse_weights, tool_names="NLTK weights"),
+        Knob("smooth_method", "exp", "treatment of orders with zero matches", str, SMOOTH_METHODS,
+             "sacrebleu smooth_method; NLTK smoothing=method0..7 (alias)"),
+        Knob("smooth_value", None, "floor epsilon / add-k k (None = tool default: 0.1 / 1)",
+             parse_optional_float, tool_names="sacrebleu smooth_value; NLTK SmoothingFunction epsilon"),
+        Knob("smooth_k", 5.0, "NLTK method4's K", float, tool_names="NLTK SmoothingFunction k"),
+        Knob("smooth_alpha", 5.0, "NLTK method6's alpha", float, tool_names="NLTK SmoothingFunction alpha"),
+        Knob("add_k_unigrams", False, "add-k also smooths unigrams (NLTK 3.5 method2)", parse_bool),
+        Knob("effective_order", False, "average only over leading orders that have hypothesis n-grams",
+             parse_bool, tool_names="sacrebleu effective_order/use_effective_order"),
+        Knob("missing_order", "stop", "an order with no hypothesis n-grams: stop = precision 0 from there "
+             "(sacrebleu), one = precision 1 (mteval), error = ZeroDivisionError (d2l)", str,
+             ("stop", "one", "error")),
+        Knob("no_match", "zero", "no matching unigram: zero = score 0 (sacrebleu 2, NLTK), smooth = "
+             "smoothing still applies (sacrebleu 1.x, mteval)", str, ("zero", "smooth")),
+        Knob("zero_precision", "zero", "a precision still 0 after smoothing: zero = score 0 (log 0 = "
+             "-9999999999), skip = left out of the mean (NLTK)", str, ("zero", "skip")),
+        Knob("per_segment_min_total", 0, "per-segment floor on #hypothesis n-grams (NLTK: 1)", int, (0, 1)),
+        Knob("ref_length", "closest", "reference length: closest (tie -> shorter), shortest, average",
+             str, ("closest", "shortest", "average"), "mteval --brevity-penalty; COCO"),
+        Knob("empty_refs", "keep", "an empty reference line: keep = a 0-length reference (sacrebleu), "
+             "drop = missing", str, ("keep", "drop")),
+        Knob("auto_reweigh", False, "NLTK auto_reweigh: uniform weights over hyp_len orders when the "
+             "corpus has fewer than 4 hypothesis tokens and weights are (0.25,)*4", parse_bool),
+        Knob("chop_unterminated_last_line", False, "drop the last character of a file's last line when it "
+             "has no trailing newline (multi-bleu-detok's chop); applies when reading files", parse_bool),
+        Knob("scale", 100, "report on 0-100 (sacrebleu, multi-bleu) or 0-1 (NLTK, mteval, d2l)", int, (1, 100)),
+    ),
+    aliases=(
+        Alias("smoothing", "NLTK SmoothingFunction().methodK", lambda v: {"smooth_method": _nltk_method(v)}),
+        Alias("case_sensitive", "mteval -c: true = no lowercasing", lambda v: {"lowercase": not parse_bool(v)}),
+        Alias("international_tokenization", "mteval --international-tokenization (Unicode lc)",
+              lambda v: {"tokenize": "mteval-intl", "lowercase_mode": "unicode"} if parse_bool(v)
+              else {"tokenize": "mteval-13a", "lowercase_mode": "ascii"}),
+        Alias("brevity_penalty", "mteval --brevity-penalty closest|shortest", lambda v: {"ref_length": v}),
+        Alias("use_effective_order", "sacrebleu 1.x name", lambda v: {"effective_order": v}),
+    ),
+    validate=_validate,
+)
+
+
+def _nltk_method(value: Any) -> str:
+    key = str(value).strip()
+    if key.isdigit():
+        key = f"method{key}"
+    if key not in NLTK_SMOOTHING:
+        raise ValueError(f"smoothing must be method0..method7, got {value!r}")
+    return NLTK_SMOOTHING[key]
+
+
+class Bleu(MetricFamily):
+    name = "bleu"
+    knobset = KNOBS
+
+    def derive(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """Setting NLTK-style weights also sets max_ngram_order to the longest tuple."""
+        if "weights" in settings and "max_ngram_order" not in settings:
+            tuples = weight_tuples(settings["weights"])
+            if tuples is not None:
+                settings = {**settings, "max_ngram_order": max(len(t) for t in tuples)}
+        return settings
+
+    # ------------------------------------------------------------------ statistics
+    def columns(self, config: Config) -> tuple[str, ...]:
+        n = config.max_ngram_order
+        cols = ["hyp_len", "ref_len"] + [f"correct{i}" for i in range(1, n + 1)] + \
+               [f"total{i}" for i in range(1, n + 1)]
+        if _needs_extra_order(config):
+            cols += ["correct_next", "total_next"]
+        return tuple(cols)
+
+    def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+        if config.empty_refs == "drop":
+            refs = [[None if (r is not None and not _has_content(r)) else r for r in s] for s in refs]
+        hyp_toks = tokenize_segments(hyps, config)
+        ref_toks = tokenize_refs(refs, config)
+        n_seg = len(hyp_toks)
+        order = config.max_ngram_order + (1 if _needs_extra_order(config) else 0)
+
+        vocab: dict[str, int] = {}
+        sides = [encode(hyp_toks, vocab)] + [encode([t or [] for t in s], vocab) for s in ref_toks]
+        index = NgramIndex(sides, order)
+        hyp_len = sides[0].lengths.astype(np.float64)
+        present = np.array([[t is not None for t in s] for s in ref_toks], dtype=bool).reshape(len(ref_toks), n_seg)
+        ref_lens = np.vstack([s.lengths for s in sides[1:]]).astype(np.float64) if ref_toks else \
+            np.zeros((0, n_seg))
+        ref_len = choose_ref_length(hyp_len, ref_lens, present, config.ref_length)
+
+        correct = np.zeros((n_seg, order))
+        total = np.zeros((n_seg, order))
+        ref_sides = list(range(1, len(sides)))
+        for n in range(1, order + 1):
+            hyp_counts = index.side_counts(0, n)
+            clipped = index.clip(hyp_counts, index.max_ref_counts(n, ref_sides))
+            correct[:, n - 1] = index.per_segment(hyp_counts, clipped.astype(np.float64), n, n_seg)
+            total[:, n - 1] = np.maximum(hyp_len - n + 1, config.per_segment_min_total)
+        n_main = config.max_ngram_order
+        parts = [hyp_len[:, None], ref_len[:, None], correct[:, :n_main], total[:, :n_main]]
+        if order > n_main:
+            parts += [correct[:, n_main:], total[:, n_main:]]
+        return SegmentStats(self.columns(config), np.hstack(parts))
+
+    # ------------------------------------------------------------------ scores
+    def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
+        n = config.max_ngram_order
+        tot = stats.total()
+        last = stats.rows[-1] if len(stats) else None
+        return bleu_from_counts(tot[0], tot[1], tot[2:2 + n], tot[2 + n:2 + 2 * n], config, stats.columns, last)
+
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, dict[str, Any]]]:
+        return [self.score_stats(stats.row(i), config) for i in range(len(stats))]
+
+    # ------------------------------------------------------------------ presentation
+    def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
+        from ..signature import bleu_signature
+        return bleu_signature(config, profile, nrefs, tool_version)
+
+    def format_text(self, value: float, components: dict[str, Any], config: Config, profile: str | None,
+                    signature: str, width: int | None) -> str:
+        from ..formats import bleu_text
+        return bleu_text(value, components, config, profile, signature, width)
+
+    def tool_json(self, value: float, components: dict[str, Any], config: Config, profile: str | None,
+                  signature: str, width: int | None) -> dict[str, Any] | None:
+        from ..formats import bleu_sacrebleu_json
+        return bleu_sacrebleu_json(value, components, config, profile, signature, width)
+
+
+def _has_content(ref: Any) -> bool:
+    return bool(ref) if isinstance(ref, (list, tuple)) else bool(str(ref).strip())
+
+
+def _needs_extra_order(config: Config) -> bool:
+    return config.smooth_method in ("nltk-method5", "nltk-method7")
+
+
+def choose_ref_length(hyp_len: np.ndarray, ref_lens: np.ndarray, present: np.ndarray, rule: str) -> np.ndarray:
+    """Per segment: the closest reference length (ties -> shorter), the shortest, or the average.
+
+    ``ref_lens`` and ``present`` are (n_refs, n_segments); missing references are ignored;
+    a segment without any reference gets 0.
+    """
+    if ref_lens.size == 0:
+        return np.zeros_like(hyp_len)
+    any_present = present.any(axis=0)
+    if rule == "average":
+        count = present.sum(axis=0)
+        sums = np.where(present, ref_lens, 0).sum(axis=0)
+        return np.where(any_present, sums / np.maximum(count, 1), 0.0)
+    if rule == "shortest":
+        return np.where(any_present, np.where(present, ref_lens, np.inf).min(axis=0), 0.0)
+    # closest: minimise (|r - c|, r) lexicographically
+    diff = np.abs(ref_lens - hyp_len[None, :])
+    key = np.where(present, diff * (ref_lens.max() + 1.0) * 2 + ref_lens, np.inf)
+    best = np.argmin(key, axis=0)
+    chosen = ref_lens[best, np.arange(ref_lens.shape[1])]
+    return np.where(any_present, chosen, 0.0)
+
+
+def brevity_penalty(sys_len: float, ref_len: float) -> float:
+    """BP = 1 if c >= r, exp(1 - r/c) if 0 < c < r, 0 if c = 0."""
+    if sys_len == 0:
+        return 0.0
+    if sys_len < ref_len:
+        return math.exp(1.0 - ref_len / sys_len)
+    return 1.0
+
+
+def bleu_from_counts(sys_len: float, ref_len: float, correct: Sequence[float], total: Sequence[float],
+                     config: Config, columns: Sequence[str] = (), last: np.ndarray | None = None
+                     ) -> tuple[float, dict[str, Any]]:
+    """BLEU from summed statistics; ``last`` is the last segment's row (NLTK methods 5-7)."""
+    n_max = config.max_ngram_order
+    method = config.smooth_method
+    k_value = config.smooth_value if config.smooth_value is not None else DEFAULT_SMOOTH_VALUE.get(method, 0.0)
+    correct = [float(c) for c in correct]
+    total = [float(t) for t in total]
+    scale = float(config.scale)
+    bp = brevity_penalty(sys_len, ref_len)
+    components: dict[str, Any] = {
+        "sys_len": int(sys_len), "ref_len": float(ref_len) if ref_len % 1 else int(ref_len), "bp": bp,
+        "ratio": sys_len / ref_len if ref_len > 0 else 0.0,
+    }
+
+    # nothing matches: sacrebleu 2 (#141) and NLTK return 0 before any smoothing (raw counts shown)
+    if correct[0] == 0 and config.no_match == "zero":
+        components.update(counts=[_int_if_whole(c) for c in correct], totals=[_int_if_whole(t) for t in total],
+                          precisions=[0.0] * n_max, eff_order=n_max)
+        return 0.0, components
+    # add-k changes the counts that are reported (sacrebleu shows counts/totals with +k)
+    if method == "add-k":
+        for i in range(n_max):
+            if i >= 1 or config.add_k_unigrams:
+                correct[i] += k_value
+                total[i] += k_value
+    components["counts"] = [_int_if_whole(c) for c in correct]
+    components["totals"] = [_int_if_whole(t) for t in total]
+
+    precisions = [0.0] * n_max
+    eff_order = n_max
+    exp_factor = 1.0
+    for i in range(n_max):
+        c, t = correct[i], total[i]
+        if t == 0:
+            if config.missing_order == "stop":
+                break
+            if config.missing_order == "error":
+                raise ToolBehaviourError(
+                    f"the hypothesis has no {i + 1}-grams: d2l's bleu divides by len(pred) - n + 1 = 0",
+                    "ZeroDivisionError")
+            precisions[i] = 1.0   # mteval: log 1 = 0 for an order without test n-grams
+            continue
+        if config.effective_order:
+            eff_order = i + 1
+        if c == 0:
+            if method == "exp":
+                exp_factor *= 2
+                precisions[i] = 1.0 / (exp_factor * t)
+            elif method == "floor":
+                precisions[i] = k_value / t
+            elif method == "float-min":
+                precisions[i] = FLOAT_MIN
+        else:
+            precisions[i] = c / t
+
+    precisions = _nltk_smoothing(method, precisions, correct, total, sys_len, config, columns, last)
+
+    tuples = weight_tuples(config.weights)
+    if tuples is None:
+        if config.weights == "halving":
+            tuples = [tuple(0.5 ** (i + 1) for i in range(n_max))]
+        else:
+            tuples = [tuple([1.0 / eff_order] * eff_order)]
+    scores = []
+    for weights in tuples:
+        if config.auto_reweigh and sys_len < 4 and weights == (0.25, 0.25, 0.25, 0.25):
+            weights = tuple([1.0 / sys_len] * int(sys_len)) if sys_len > 0 else weights
+        scores.append(scale * bp * math.exp(_weighted_log_sum(weights, precisions, config.zero_precision)))
+    components.update(precisions=[p * scale for p in precisions], eff_order=eff_order)
+    if len(scores) > 1:
+        components["scores"] = scores
+    return scores[0], components
+
+
+def _weighted_log_sum(weights: Sequence[float], precisions: Sequence[float], zero_precision: str) -> float:
+    total = 0.0
+    for w, p in zip(weights, precisions):
+        if p > 0:
+            total += w * math.log(p)
+        elif zero_precision == "zero":
+            total += w * MY_LOG_ZERO if w > 0 else 0.0
+    return total
+
+
+def _int_if_whole(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
+
+
+def _nltk_smoothing(method: str, p: list[float], correct: list[float], total: list[float], sys_len: float,
+                    config: Config, columns: Sequence[str], last: np.ndarray | None) -> list[float]:
+    """NLTK SmoothingFunction methods 4-7 (methods 0-3 are the generic rules above)."""
+    if not method.startswith("nltk-method"):
+        return p
+    from .bleu_nltk import nltk_methods
+    return nltk_methods(method, p, correct, total, sys_len, config, columns, last)
+
+
+FAMILY = Bleu()

@@ -1,0 +1,145 @@
+"""Vectorised n-gram counting shared by the n-gram metrics (BLEU, NIST, ...).
+
+Tokens are interned to integer ids; an n-gram of order n gets a compact integer code by
+ranking the pairs (code of its (n-1)-gram prefix, id of its last token) with ``np.unique``,
+so no per-n-gram Python object is ever made. Counts per (segment, n-gram) are then sorted
+integer keys, and clipping (``min(hyp count, max ref count)``) is a ``searchsorted`` join.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A corpus side as one flat id array plus segment offsets (``offsets[i]:offsets[i+1]``)."""
+
+    ids: np.ndarray
+    offsets: np.ndarray
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    @property
+    def n_segments(self) -> int:
+        return len(self.offsets) - 1
+
+
+def encode(token_lists: Sequence[Sequence[str]], vocab: dict[str, int]) -> Encoded:
+    """Intern tokens (growing ``vocab``) and return the flat encoding."""
+    lengths = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=len(token_lists))
+    offsets = np.zeros(len(token_lists) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    setdefault = vocab.setdefault
+    flat = [setdefault(tok, len(vocab)) for toks in token_lists for tok in toks]
+    return Encoded(np.asarray(flat, dtype=np.int64), offsets)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Sorted unique (segment, n-gram code) keys with their counts, for one side and order."""
+
+    keys: np.ndarray     # segment * n_codes + code, sorted ascending
+    counts: np.ndarray   # int64
+
+    def segments(self, n_codes: int) -> np.ndarray:
+        return self.keys // n_codes
+
+    def codes(self, n_codes: int) -> np.ndarray:
+        return self.keys % n_codes
+
+
+class NgramIndex:
+    """All n-gram codes up to ``max_order`` for a hypothesis side and several reference sides.
+
+    Codes are consistent across sides, so the same n-gram has the same code everywhere.
+    ``sides[0]`` is the hypothesis side; ``sides[1:]`` are the reference streams.
+    """
+
+    def __init__(self, sides: Sequence[Encoded], max_order: int):
+        self.sides = list(sides)
+        self.max_order = max_order
+        ids = np.concatenate([s.ids for s in self.sides]) if self.sides else np.zeros(0, np.int64)
+        # position -> (side, segment) end boundary, to drop n-grams that cross a segment end
+        ends = np.concatenate([np.repeat(s.offsets[1:], s.lengths) + base
+                               for s, base in zip(self.sides, self._bases())]) if len(ids) else ids
+        self._side_bounds = np.cumsum([0] + [len(s.ids) for s in self.sides])
+        self._seg_of_pos = np.concatenate([np.repeat(np.arange(s.n_segments), s.lengths)
+                                           for s in self.sides]) if len(ids) else ids
+        self.codes: list[np.ndarray] = []      # codes[n-1][p]: code of the n-gram starting at p (valid where mask)
+        self.valid: list[np.ndarray] = []      # valid[n-1][p]: n-gram starting at p fits in its segment
+        self.n_codes: list[int] = []
+        positions = np.arange(len(ids))
+        prev = ids
+        vocab_size = int(ids.max()) + 1 if len(ids) else 1
+        for n in range(1, max_order + 1):
+            valid = positions + n <= ends
+            if n == 1:
+                code = ids.copy()
+                n_codes = vocab_size
+            else:
+                nxt = np.zeros_like(ids)
+                if len(ids) >= n:
+                    nxt[: len(ids) - n + 1] = ids[n - 1:]
+                pair = prev * vocab_size + nxt
+                code = np.zeros_like(ids)
+                if valid.any():
+                    uniq, inverse = np.unique(pair[valid], return_inverse=True)
+                    code[valid] = inverse
+                    n_codes = len(uniq)
+                else:
+                    n_codes = 1
+            self.codes.append(code)
+            self.valid.append(valid)
+            self.n_codes.append(max(n_codes, 1))
+            prev = code
+
+    def _bases(self) -> list[int]:
+        bases, acc = [], 0
+        for s in self.sides:
+            bases.append(acc)
+            acc += len(s.ids)
+        return bases
+
+    def side_counts(self, side: int, n: int) -> Counts:
+        """Counts of every (segment, n-gram) of one side for order ``n``."""
+        lo, hi = self._side_bounds[side], self._side_bounds[side + 1]
+        valid = self.valid[n - 1][lo:hi]
+        codes = self.codes[n - 1][lo:hi][valid]
+        segs = self._seg_of_pos[lo:hi][valid]
+        keys = segs * self.n_codes[n - 1] + codes
+        uniq, counts = np.unique(keys, return_counts=True)
+        return Counts(uniq, counts.astype(np.int64))
+
+    def max_ref_counts(self, n: int, ref_sides: Sequence[int]) -> Counts:
+        """Per (segment, n-gram): the maximum count over the given reference sides."""
+        parts = [self.side_counts(s, n) for s in ref_sides]
+        if not parts:
+            return Counts(np.zeros(0, np.int64), np.zeros(0, np.int64))
+        keys = np.concatenate([p.keys for p in parts])
+        counts = np.concatenate([p.counts for p in parts])
+        order = np.lexsort((-counts, keys))
+        keys, counts = keys[order], counts[order]
+        first = np.ones(len(keys), dtype=bool)
+        first[1:] = keys[1:] != keys[:-1]
+        return Counts(keys[first], counts[first])
+
+    @staticmethod
+    def clip(hyp: Counts, ref: Counts) -> np.ndarray:
+        """``min(hyp count, ref count)`` for each hypothesis key (0 where the ref lacks it)."""
+        if len(ref.keys) == 0:
+            return np.zeros(len(hyp.keys), np.int64)
+        pos = np.searchsorted(ref.keys, hyp.keys)
+        pos_c = np.minimum(pos, len(ref.keys) - 1)
+        found = ref.keys[pos_c] == hyp.keys
+        ref_counts = np.where(found, ref.counts[pos_c], 0)
+        return np.minimum(hyp.counts, ref_counts)
+
+    def per_segment(self, counts: Counts, values: np.ndarray, n: int, n_segments: int) -> np.ndarray:
+        """Sum ``values`` (aligned with ``counts.keys``) per segment."""
+        segs = counts.segments(self.n_codes[n - 1])
+        return np.bincount(segs, weights=values, minlength=n_segments)[:n_segments]

@@ -1,0 +1,68 @@
+"""The one result type: value, components, profile, knobs and a signature."""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .knobs import Config
+
+
+@dataclass(frozen=True)
+class Score:
+    """A metric score on the reproduced tool's own scale (e.g. BLEU 0-100 for sacrebleu, 0-1 for NLTK).
+
+    ``components`` are the intermediate values (precisions, BP, lengths, ...); ``text`` is the
+    line the reproduced tool would print (at the profile's default width); ``signature`` names
+    every setting that produced the value.
+    """
+
+    metric: str
+    value: float
+    components: dict[str, Any]
+    config: Config
+    profile: str | None
+    signature: str
+    text: str = ""
+    tool_json: dict[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def knobs(self) -> dict[str, Any]:
+        return self.config.as_dict()
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __str__(self) -> str:
+        return self.text or f"{self.metric} = {self.value}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "metric": self.metric,
+            "profile": self.profile,
+            "score": _plain(self.value),
+            "components": _plain(self.components),
+            "knobs": _plain(self.knobs),
+            "signature": self.signature,
+            "text": self.text,
+        }
+        if self.tool_json is not None:
+            out["tool_json"] = _plain(self.tool_json)
+        return out
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+
+def _plain(value: Any) -> Any:
+    """Convert numpy scalars/arrays and tuples to JSON-safe Python values (no NaN ever)."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"non-finite value {value!r} in a score")
+    return value

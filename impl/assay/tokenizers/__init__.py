@@ -1,0 +1,38 @@
+"""Tokenizer registry: knob value -> tokenizer instance (created lazily, cached)."""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import import_module
+
+from ..errors import KnobError
+from .base import Lowercase, Tokenizer, lowercase_text
+
+# name -> "module:Class"; one module per tokenizer family.
+_REGISTRY: dict[str, str] = {
+    "none": "none:NoneTokenizer",
+    "13a": "tok_13a:Tokenizer13a",
+    "intl": "intl:TokenizerIntl",
+    "zh": "zh:TokenizerZh",
+    "char": "char:TokenizerChar",
+    "ja-mecab": "ja_mecab:TokenizerJaMecab",
+    "multi-bleu": "multi_bleu:TokenizerMultiBleu",
+    "mteval-13a": "mteval:TokenizerMteval13a",
+    "mteval-intl": "mteval:TokenizerMtevalIntl",
+}
+
+TOKENIZER_NAMES: tuple[str, ...] = tuple(_REGISTRY)
+
+
+@lru_cache(maxsize=None)
+def get_tokenizer(name: str) -> Tokenizer:
+    """Return the tokenizer registered under ``name`` (a :class:`KnobError` if unknown)."""
+    try:
+        target = _REGISTRY[name]
+    except KeyError:
+        raise KnobError(f"unknown tokenizer {name!r}; known: {', '.join(TOKENIZER_NAMES)}") from None
+    module_name, class_name = target.split(":")
+    module = import_module(f"{__name__}.{module_name}")
+    return getattr(module, class_name)()
+
+
+__all__ = ["Tokenizer", "Lowercase", "lowercase_text", "get_tokenizer", "TOKENIZER_NAMES"]
