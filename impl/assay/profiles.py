@@ -81,8 +81,9 @@ register(Profile(
     "sacrebleu 2.x BLEU(): corpus_score / CLI defaults (13a, exp, eff off); sentence level = sentence_bleu (eff on).",
     sentence_knobs={"effective_order": True}, default_width=1))
 register(Profile(
-    "bleu", "sacrebleu@1", "sacrebleu", ("1.5.1",), {**_SACREBLEU_BLEU, "no_match": "smooth"},
-    "sacrebleu 1.5.x: like 2.x but a corpus with no matching n-gram is still smoothed (2.0.0 made it 0, #141).",
+    "bleu", "sacrebleu@1", "sacrebleu", ("1.5.1",), {**_SACREBLEU_BLEU, "no_match": "smooth", "empty_refs": "drop", "segment_without_refs": "error"},
+    "sacrebleu 1.5.x: like 2.x but a corpus with no matching n-gram is still smoothed (2.0.0 made it 0, #141); "
+    "empty reference lines are dropped, and a segment left without references fails (EOFError).",
     sentence_knobs={"effective_order": True}, default_width=2))
 register(Profile(
     "bleu", "nltk", "nltk", ("3.10.4",),

@@ -18,14 +18,15 @@ SACREBLEU_TOKENIZERS = {"13a", "intl", "zh", "char", "none", "ja-mecab"}
 SHORT_KEYS = {"nrefs": "#", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "version": "v"}
 
 
-def sacrebleu_representable(config: Config) -> bool:
-    """True when the knobs are ones sacrebleu itself can express (so its signature is honest)."""
-    return (config.tokenize in SACREBLEU_TOKENIZERS and config.lowercase_mode == "unicode"
-            and config.smooth_method in ("none", "floor", "add-k", "exp") and config.weights == "uniform"
-            and config.missing_order == "stop" and config.zero_precision == "zero"
-            and config.per_segment_min_total == 0 and config.ref_length == "closest"
-            and config.empty_refs == "keep" and not config.auto_reweigh and not config.add_k_unigrams
-            and not config.chop_unterminated_last_line and config.scale == 100)
+# the knobs sacrebleu itself exposes; any other knob must keep the profile's value
+SACREBLEU_KNOBS = {"tokenize", "lowercase", "smooth_method", "smooth_value", "effective_order", "max_ngram_order"}
+
+
+def sacrebleu_representable(config: Config, profile: str) -> bool:
+    """True when sacrebleu itself can express this configuration (so its signature is honest)."""
+    base = get_profile("bleu", profile).knobs
+    return (config.tokenize in SACREBLEU_TOKENIZERS and config.smooth_method in ("none", "floor", "add-k", "exp")
+            and all(config[k] == v for k, v in base.items() if k not in SACREBLEU_KNOBS))
 
 
 def sacrebleu_fields(config: Config, nrefs: str, version: str) -> dict[str, str]:
@@ -55,7 +56,7 @@ def format_sacrebleu1(fields: dict[str, str], short: bool = False) -> str:
 
 def bleu_signature(config: Config, profile: str | None, nrefs: str, tool_version: str | None,
                    short: bool = False) -> str:
-    if profile in ("sacrebleu", "sacrebleu@1") and sacrebleu_representable(config):
+    if profile in ("sacrebleu", "sacrebleu@1") and sacrebleu_representable(config, profile):
         fields = sacrebleu_fields(config, nrefs, tool_version or "")
         if profile == "sacrebleu@1":
             return format_sacrebleu1(fields, short)

@@ -40,6 +40,7 @@ NLTK_SMOOTHING = {"method0": "float-min", "method1": "floor", "method2": "add-k"
                   "method4": "nltk-method4", "method5": "nltk-method5", "method6": "nltk-method6",
                   "method7": "nltk-method7"}
 DEFAULT_SMOOTH_VALUE = {"floor": 0.1, "add-k": 1.0}
+NLTK_NEXT_ORDER = 5  # NLTK method5 appends the last segment's 5-gram precision for every N
 
 
 def parse_weights(value: Any) -> Any:
@@ -115,6 +116,9 @@ KNOBS = KnobSet(
              str, ("closest", "shortest", "average"), "mteval --brevity-penalty; COCO"),
         Knob("empty_refs", "keep", "an empty reference line: keep = a 0-length reference (sacrebleu), "
              "drop = missing", str, ("keep", "drop")),
+        Knob("segment_without_refs", "score", "a segment left with no reference (all missing/dropped): "
+             "score = reference length 0, nothing matches; error = the tool fails (sacrebleu 1.x EOFError)",
+             str, ("score", "error")),
         Knob("auto_reweigh", False, "NLTK auto_reweigh: uniform weights over hyp_len orders when the "
              "corpus has fewer than 4 hypothesis tokens and weights are (0.25,)*4", parse_bool),
         Knob("chop_unterminated_last_line", False, "drop the last character of a file's last line when it "
@@ -167,10 +171,15 @@ class Bleu(MetricFamily):
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
         if config.empty_refs == "drop":
             refs = [[None if (r is not None and not _has_content(r)) else r for r in s] for s in refs]
+        if config.segment_without_refs == "error":
+            for i in range(len(hyps)):
+                if all(s[i] is None for s in refs):
+                    raise ToolBehaviourError(f"segment {i + 1} has no valid reference (sacrebleu 1.x: "
+                                             "'No valid references for a sentence!')", "EOFError")
         hyp_toks = tokenize_segments(hyps, config)
         ref_toks = tokenize_refs(refs, config)
         n_seg = len(hyp_toks)
-        order = config.max_ngram_order + (1 if _needs_extra_order(config) else 0)
+        order = max(config.max_ngram_order, NLTK_NEXT_ORDER) if _needs_extra_order(config) else config.max_ngram_order
 
         vocab: dict[str, int] = {}
         sides = [encode(hyp_toks, vocab)] + [encode([t or [] for t in s], vocab) for s in ref_toks]
@@ -191,8 +200,8 @@ class Bleu(MetricFamily):
             total[:, n - 1] = np.maximum(hyp_len - n + 1, config.per_segment_min_total)
         n_main = config.max_ngram_order
         parts = [hyp_len[:, None], ref_len[:, None], correct[:, :n_main], total[:, :n_main]]
-        if order > n_main:
-            parts += [correct[:, n_main:], total[:, n_main:]]
+        if _needs_extra_order(config):   # NLTK method5/7: the 5-gram counts, whatever N is
+            parts += [correct[:, NLTK_NEXT_ORDER - 1:NLTK_NEXT_ORDER], total[:, NLTK_NEXT_ORDER - 1:NLTK_NEXT_ORDER]]
         return SegmentStats(self.columns(config), np.hstack(parts))
 
     # ------------------------------------------------------------------ scores
@@ -281,6 +290,9 @@ def bleu_from_counts(sys_len: float, ref_len: float, correct: Sequence[float], t
     if correct[0] == 0 and config.no_match == "zero":
         components.update(counts=[_int_if_whole(c) for c in correct], totals=[_int_if_whole(t) for t in total],
                           precisions=[0.0] * n_max, eff_order=n_max)
+        tuples = weight_tuples(config.weights)
+        if tuples is not None and len(tuples) > 1:   # NLTK: a list of 0s, one per weight tuple
+            components["scores"] = [0.0] * len(tuples)
         return 0.0, components
     # add-k changes the counts that are reported (sacrebleu shows counts/totals with +k)
     if method == "add-k":

@@ -1,0 +1,49 @@
+"""Regenerate fixtures/ from the live reference tools (never from assay).
+
+    PYTHONHASHSEED=0 python conformance/regen.py [--only sacrebleu,nltk,moses] [--legacy-python PATH]
+
+sacrebleu 2.x and NLTK run in this interpreter (pinned in tox's ``regen`` env); sacrebleu 1.x
+and NLTK 3.5 run in the interpreter given by ``--legacy-python``; the Moses perl scripts run
+from ``$ASSAY_MOSES_DIR`` (see conformance/references/moses.py). Each expected value records
+the tool, its version and the call that produced it.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from conformance.fixture_io import write_fixture_file  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="sacrebleu,nltk", help="comma-separated: sacrebleu, nltk, moses")
+    parser.add_argument("--legacy-python", help="interpreter with sacrebleu 1.5.1 and nltk 3.5")
+    args = parser.parse_args()
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        print("regen: set PYTHONHASHSEED=0 so set iteration order is reproducible", file=sys.stderr)
+        return 2
+    specs = []
+    only = set(args.only.split(","))
+    if "sacrebleu" in only:
+        from conformance import regen_sacrebleu
+        specs += regen_sacrebleu.build_fixtures(args.legacy_python)
+    if "nltk" in only:
+        from conformance.references import nltk_ref
+        specs += nltk_ref.build_fixtures(*( [args.legacy_python] if args.legacy_python else []))
+    if "moses" in only:
+        from conformance import regen_moses
+        specs += regen_moses.build_fixtures()
+    for spec in specs:
+        path = write_fixture_file(spec["metric"], spec["family"], spec["cases"], spec["description"],
+                                  spec["generated_by"])
+        print(f"wrote {path} ({len(spec['cases'])} cases)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
