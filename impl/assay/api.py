@@ -91,11 +91,15 @@ def score_from_stats(metric: str, stats: SegmentStats, config: Config, profile: 
 
 
 def _make_score(family: Any, value: float, components: dict[str, Any], config: Config, profile: Profile,
-                nrefs: str, width: int | None) -> Score:
-    signature = family.signature(config, profile.name, nrefs, profile.tool_version)
-    text = family.format_text(value, components, config, profile.name, signature, width)
-    tool_json = family.tool_json(value, components, config, profile.name, signature, width)
-    return Score(family.name, value, components, config, profile.name, signature, text, tool_json)
+                nrefs: str, width: int | None, signature: str | None = None) -> Score:
+    if signature is None:
+        signature = family.signature(config, profile.name, nrefs, profile.tool_version)
+
+    def render(s: Score) -> tuple[str, dict[str, Any] | None]:
+        args = (s.value, s.components, s.config, s.profile, s.signature, width)
+        return family.format_text(*args), family.tool_json(*args)
+
+    return Score(family.name, value, components, config, profile.name, signature, render)
 
 
 def score(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
@@ -112,8 +116,11 @@ def sentence_scores(metric: str, hyps: Sequence[Any], refs: Any, profile: str | 
     stats, config, prof, streams = compute_stats(metric, hyps, refs, profile, level="sentence",
                                                  refs_orientation=refs_orientation, **knobs)
     family = get_family(metric)
+    signatures: dict[str, str] = {}
     out = []
     for i, (value, components) in enumerate(family.sentence_stats_scores(stats, config)):
-        seg_refs = [[s[i]] for s in streams]
-        out.append(_make_score(family, value, components, config, prof, nrefs_field(seg_refs), width))
+        nrefs = "var" if any(s[i] is None for s in streams) else str(len(streams))
+        if nrefs not in signatures:
+            signatures[nrefs] = family.signature(config, prof.name, nrefs, prof.tool_version)
+        out.append(_make_score(family, value, components, config, prof, nrefs, width, signatures[nrefs]))
     return out

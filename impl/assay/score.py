@@ -4,18 +4,19 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, Callable
 
 from .knobs import Config
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Score:
     """A metric score on the reproduced tool's own scale (e.g. BLEU 0-100 for sacrebleu, 0-1 for NLTK).
 
     ``components`` are the intermediate values (precisions, BP, lengths, ...); ``text`` is the
-    line the reproduced tool would print (at the profile's default width); ``signature`` names
-    every setting that produced the value.
+    line the reproduced tool would print (at the requested width); ``signature`` names every
+    setting that produced the value. Text and the tool's JSON are rendered on first use.
     """
 
     metric: str
@@ -24,8 +25,19 @@ class Score:
     config: Config
     profile: str | None
     signature: str
-    text: str = ""
-    tool_json: dict[str, Any] | None = field(default=None, compare=False)
+    render: Callable[["Score"], tuple[str, dict[str, Any] | None]] | None = field(default=None, repr=False)
+
+    @cached_property
+    def _rendered(self) -> tuple[str, dict[str, Any] | None]:
+        return self.render(self) if self.render else (f"{self.metric} = {self.value}", None)
+
+    @property
+    def text(self) -> str:
+        return self._rendered[0]
+
+    @property
+    def tool_json(self) -> dict[str, Any] | None:
+        return self._rendered[1]
 
     @property
     def knobs(self) -> dict[str, Any]:
@@ -35,7 +47,7 @@ class Score:
         return float(self.value)
 
     def __str__(self) -> str:
-        return self.text or f"{self.metric} = {self.value}"
+        return self.text
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -29,7 +29,7 @@ from ..knobs import Alias, Config, Knob, KnobSet, parse_bool, parse_optional_flo
 from ..stats import SegmentStats
 from ..tokenizers import TOKENIZER_NAMES
 from .base import MetricFamily, Refs, Segments
-from .ngrams import NgramIndex, encode
+from .ngrams import clipped_matches, encode
 from .text import tokenize_refs, tokenize_segments
 
 MY_LOG_ZERO = -9999999999.0   # sacrebleu's and multi-bleu.perl's log(0)
@@ -183,21 +183,14 @@ class Bleu(MetricFamily):
 
         vocab: dict[str, int] = {}
         sides = [encode(hyp_toks, vocab)] + [encode([t or [] for t in s], vocab) for s in ref_toks]
-        index = NgramIndex(sides, order)
         hyp_len = sides[0].lengths.astype(np.float64)
         present = np.array([[t is not None for t in s] for s in ref_toks], dtype=bool).reshape(len(ref_toks), n_seg)
         ref_lens = np.vstack([s.lengths for s in sides[1:]]).astype(np.float64) if ref_toks else \
             np.zeros((0, n_seg))
         ref_len = choose_ref_length(hyp_len, ref_lens, present, config.ref_length)
 
-        correct = np.zeros((n_seg, order))
-        total = np.zeros((n_seg, order))
-        ref_sides = list(range(1, len(sides)))
-        for n in range(1, order + 1):
-            hyp_counts = index.side_counts(0, n)
-            clipped = index.clip(hyp_counts, index.max_ref_counts(n, ref_sides))
-            correct[:, n - 1] = index.per_segment(hyp_counts, clipped.astype(np.float64), n, n_seg)
-            total[:, n - 1] = np.maximum(hyp_len - n + 1, config.per_segment_min_total)
+        correct = clipped_matches(sides, order)
+        total = np.maximum(hyp_len[:, None] - np.arange(order)[None, :], config.per_segment_min_total)
         n_main = config.max_ngram_order
         parts = [hyp_len[:, None], ref_len[:, None], correct[:, :n_main], total[:, :n_main]]
         if _needs_extra_order(config):   # NLTK method5/7: the 5-gram counts, whatever N is
@@ -212,7 +205,25 @@ class Bleu(MetricFamily):
         return bleu_from_counts(tot[0], tot[1], tot[2:2 + n], tot[2 + n:2 + 2 * n], config, stats.columns, last)
 
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, dict[str, Any]]]:
-        return [self.score_stats(stats.row(i), config) for i in range(len(stats))]
+        from .bleu_vector import bleu_rows, vectorizable
+        if not vectorizable(config):
+            return [self.score_stats(stats.row(i), config) for i in range(len(stats))]
+        n = config.max_ngram_order
+        rows = stats.rows
+        raw_correct, raw_total = rows[:, 2:2 + n], rows[:, 2 + n:2 + 2 * n]
+        scores, comp = bleu_rows(rows[:, 0], rows[:, 1], raw_correct, raw_total, config)
+        zero = (raw_correct[:, 0] == 0) & (config.no_match == "zero")
+        out = []
+        for i in range(len(rows)):
+            counts, totals = (raw_correct[i], raw_total[i]) if zero[i] else (comp["counts"][i], comp["totals"][i])
+            ref_len = float(rows[i, 1])
+            out.append((float(scores[i]), {
+                "sys_len": int(rows[i, 0]), "ref_len": ref_len if ref_len % 1 else int(ref_len),
+                "bp": float(comp["bp"][i]), "ratio": float(comp["ratio"][i]),
+                "counts": [_int_if_whole(c) for c in counts.tolist()],
+                "totals": [_int_if_whole(t) for t in totals.tolist()],
+                "precisions": comp["precisions"][i].tolist(), "eff_order": int(comp["eff_order"][i])}))
+        return out
 
     # ------------------------------------------------------------------ presentation
     def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:

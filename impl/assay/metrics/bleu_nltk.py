@@ -21,6 +21,11 @@ references (its loop variables), so methods 5 and 6 read the last segment's row:
   number of i-grams of the **last** hypothesis, and the raw (unreduced) corpus numerator ``n_i``
   (``alpha = smooth_alpha``, default 5). Can exceed 1.
 - ``nltk-method7``: method4, then method5 on its result.
+
+NLTK 3.5 computed method4 differently (changed in 3.6): for each order with ``n_i = 0``, at 0-based
+position i, ``p_i = (i + K / ln L) / d_i`` (no ``L > 1`` guard: ``L = 1`` raises ZeroDivisionError).
+It is selected by a config value ``nltk_method4 = "index"`` (default ``"halving"`` = 3.6+), read with
+``config.get`` so that it works once the BLEU family declares that knob.
 """
 from __future__ import annotations
 
@@ -40,19 +45,28 @@ def nltk_methods(method: str, p: list[float], correct: list[float], total: list[
     ``n_i = 0``) and return the new list; ``last`` is the last segment's statistics row."""
     p = list(p)
     if method == "nltk-method4":
-        return _method4(p, correct, total, sys_len, config.smooth_k)
+        return _method4(p, correct, total, sys_len, config)
     if method == "nltk-method5":
         return _method5(p, _last_next_precision(columns, last))
     if method == "nltk-method6":
         return _method6(p, correct, _last_value(columns, last, "hyp_len"), config.smooth_alpha)
     if method == "nltk-method7":
-        p = _method4(p, correct, total, sys_len, config.smooth_k)
+        p = _method4(p, correct, total, sys_len, config)
         return _method5(p, _last_next_precision(columns, last))
     raise KnobError(f"unknown NLTK smoothing method {method!r}")
 
 
-def _method4(p: list[float], correct: list[float], total: list[float], sys_len: float, k_const: float
+def _method4(p: list[float], correct: list[float], total: list[float], sys_len: float, config: Any
              ) -> list[float]:
+    k_const = float(config.smooth_k)
+    if config.get("nltk_method4", "halving") == "index":   # NLTK 3.5
+        for i, (c, t) in enumerate(zip(correct, total)):
+            if c == 0 and t > 0:
+                if sys_len == 1:
+                    raise ToolBehaviourError("NLTK 3.5 SmoothingFunction.method4 divides by ln(hyp_len) = 0",
+                                             "ZeroDivisionError")
+                p[i] = (i + k_const / math.log(sys_len)) / t
+        return p
     if sys_len <= 1:
         return p
     log_len = math.log(sys_len)

@@ -8,6 +8,7 @@ integer keys, and clipping (``min(hyp count, max ref count)``) is a ``searchsort
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Sequence
 
 import numpy as np
@@ -34,9 +35,56 @@ def encode(token_lists: Sequence[Sequence[str]], vocab: dict[str, int]) -> Encod
     lengths = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=len(token_lists))
     offsets = np.zeros(len(token_lists) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    setdefault = vocab.setdefault
-    flat = [setdefault(tok, len(vocab)) for toks in token_lists for tok in toks]
-    return Encoded(np.asarray(flat, dtype=np.int64), offsets)
+    flat = list(chain.from_iterable(token_lists))
+    for tok in dict.fromkeys(flat):          # new tokens, in first-seen order (C-speed dedup)
+        if tok not in vocab:
+            vocab[tok] = len(vocab)
+    ids = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
+    return Encoded(ids, offsets)
+
+
+def clipped_matches(sides: Sequence[Encoded], max_order: int) -> np.ndarray:
+    """``correct[s, n-1] = sum_g min(count_hyp(g), max_r count_r(g))`` for every segment s and order n.
+
+    ``sides[0]`` is the hypothesis side, ``sides[1:]`` the reference streams (aligned segments).
+    N-gram codes here are segment-specific (the segment index is part of the first code), so
+    one ``np.unique`` per order is the only sort; counting and clipping are ``bincount``s.
+    """
+    n_seg = sides[0].n_segments
+    correct = np.zeros((n_seg, max_order))
+    ids = np.concatenate([s.ids for s in sides])
+    if len(ids) == 0:
+        return correct
+    seg = np.concatenate([np.repeat(np.arange(s.n_segments), s.lengths) for s in sides])
+    side = np.concatenate([np.full(len(s.ids), k) for k, s in enumerate(sides)])
+    starts = np.cumsum([0] + [len(s.ids) for s in sides])[:-1]
+    ends = np.concatenate([np.repeat(s.offsets[1:], s.lengths) + b for s, b in zip(sides, starts)])
+    positions = np.arange(len(ids))
+    vocab_size = int(ids.max()) + 1
+    prev = np.zeros_like(ids)
+    live = np.ones(len(ids), dtype=bool)   # the (n-1)-gram here occurs in the hyp and in a ref of its segment
+    for n in range(1, max_order + 1):
+        # an n-gram can only match if its (n-1)-gram prefix matched: prune everything else
+        where = np.flatnonzero(live & (positions + n <= ends))
+        if where.size == 0:
+            break
+        key = seg[where] * vocab_size + ids[where] if n == 1 else prev[where] * vocab_size + ids[where + n - 1]
+        uniq, code_v = np.unique(key, return_inverse=True)
+        code_v = code_v.ravel()
+        n_codes = len(uniq)
+        side_v = side[where]
+        hyp_counts = np.bincount(code_v[side_v == 0], minlength=n_codes)
+        ref_max = np.zeros(n_codes, dtype=np.int64)
+        for k in range(1, len(sides)):
+            np.maximum(ref_max, np.bincount(code_v[side_v == k], minlength=n_codes), out=ref_max)
+        seg_of_code = np.zeros(n_codes, dtype=np.int64)
+        seg_of_code[code_v] = seg[where]
+        clipped = np.minimum(hyp_counts, ref_max)
+        correct[:, n - 1] = np.bincount(seg_of_code, weights=clipped, minlength=n_seg)[:n_seg]
+        prev[where] = code_v
+        live[:] = False
+        live[where] = (clipped > 0)[code_v]
+    return correct
 
 
 @dataclass(frozen=True)
