@@ -47,7 +47,7 @@ CONFIGS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "mteval-v13a": ("mteval-v13a", {}, {"case_sensitive": False}),
     "mteval-v13a-intl-c": ("mteval-v13a", {**INTL, "lowercase": False}, {"international": True}),
     "mteval-v13a-intl": ("mteval-v13a", INTL, {"international": True, "case_sensitive": False}),
-    "mteval-v13a-c-nosmooth": ("mteval-v13a", {"lowercase": False, "smooth_method": "none"},
+    "mteval-v13a-c-nosmooth": ("mteval-v13a", {"lowercase": False, "no_smoothing": True},
                                {"smoothing": False}),
     "mteval-v13a-c-bp-shortest": ("mteval-v13a", {"lowercase": False, "ref_length": "shortest"},
                                   {"brevity_penalty": "shortest"}),
@@ -181,7 +181,7 @@ def research(path: Path, version: str, workers: int) -> tuple[list[dict], list[s
         score, err = _research_value(key, g["res"][key])
         exp = expected(live, version)
         rerun = {"score": exp["score"], "error": exp["error"]}
-        exp.update(score=score, error=err and moses._short_error(err, live["tool"]),
+        exp.update(score=score, error=err and moses.short_error(err, live["tool"]),
                    source=RESEARCH_SRC, rerun=rerun)
         ok = (score is None) == (rerun["score"] is None) and (
             score is None or abs(score - rerun["score"]) <= max(1e-10, 1e-9 * abs(score)))
@@ -303,7 +303,9 @@ def main(argv: list[str] | None = None) -> int:
                "description": "mteval tokenisation as dumped by -d 3 (exact string; compare with "
                               "split(' '), since Perl keeps U+001C-U+001F inside tokens). Inputs pass "
                               "through mteval's SGML reader. lowercase: null = -c, ascii = tr A-Z, "
-                              "unicode = Perl lc; lowercasing happens after <skipped>/entity rewriting.",
+                              "unicode = Perl lc (no final-sigma rule: ΣΊΣΥΦΟΣ -> σίσυφοσ, Python gives σίσυφος). "
+                              "Lowercasing happens AFTER <skipped> removal and entity unescaping, so "
+                              "<SKIPPED> and &QUOT; survive the default (lowercasing) mode.",
                "generated_by": gen_by, "cases": tokenizer_cases(version)}
         path.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -74,7 +74,7 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _short_error(stderr: str, script: str) -> str:
+def short_error(stderr: str, script: str) -> str:
     """First fatal-looking stderr line, with the temp path reduced to the script name."""
     lines = [ln for ln in stderr.splitlines() if ln.strip()]
     fatal = [ln for ln in lines if not ln.startswith(("Use of uninitialized", "It is not advisable",
@@ -151,7 +151,7 @@ def multi_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]], *, lowercase:
     wide = result["widened"]
     result["rc"] = wide["rc"]
     if "score" not in wide:
-        result.update(score=None, error=_short_error(wide["stderr"], script))
+        result.update(score=None, error=short_error(wide["stderr"], script))
     else:
         result.update({k: wide[k] for k in ("score", "precisions", "bp", "ratio", "hyp_len", "ref_len")})
         result["error"] = None
@@ -217,7 +217,7 @@ def mteval(hyps: Sequence[str], refs: Sequence[Sequence[str]], *, version: str =
     wide = result["widened"]
     result["rc"] = wide["rc"]
     if "bleu" not in wide:
-        result.update(bleu=None, nist=None, error=_short_error(wide["stderr"], script))
+        result.update(bleu=None, nist=None, error=short_error(wide["stderr"], script))
     else:
         result.update(bleu=wide["bleu"], nist=wide["nist"], error=None)
     return result
@@ -246,7 +246,7 @@ def mteval_tokenize_many(texts: Sequence[str], *, version: str = "13a", case_sen
         if m and int(m.group(1)) not in found:
             found[int(m.group(1))] = m.group(2)
     if not found:
-        raise RuntimeError(f"{script} printed no tokens (rc {rc}): {_short_error(err, script)}")
+        raise RuntimeError(f"{script} printed no tokens (rc {rc}): {short_error(err, script)}")
     return [found.get(i) for i in range(1, len(texts) + 1)]
 
 

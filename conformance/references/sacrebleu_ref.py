@@ -47,8 +47,8 @@ def bleu(hyps: list[str], refs: list[list[str]], knobs: dict[str, Any], level: s
 
 
 def _result(score: Any) -> dict[str, Any]:
-    out = {"score": float(score.score), "counts": [int(c) for c in score.counts],
-           "totals": [int(t) for t in score.totals], "sys_len": int(score.sys_len),
+    out = {"score": float(score.score), "counts": [_number(c) for c in score.counts],
+           "totals": [_number(t) for t in score.totals], "sys_len": int(score.sys_len),
            "ref_len": int(score.ref_len), "bp": float(score.bp),
            "precisions": [float(p) for p in score.precisions]}
     try:
@@ -56,6 +56,11 @@ def _result(score: Any) -> dict[str, Any]:
     except ZeroDivisionError as exc:  # sacrebleu 1.x cannot print a score whose ref_len is 0
         out["text_error"] = f"{type(exc).__name__}: {exc}"
     return out
+
+
+def _number(x: Any) -> int | float:
+    """Counts are ints, except with add-k and a fractional k."""
+    return int(x) if float(x).is_integer() else float(x)
 
 
 def version() -> str:

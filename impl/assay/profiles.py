@@ -102,8 +102,10 @@ register(Profile(
     "Moses multi-bleu.perl: bytes split on ASCII whitespace, -lc ASCII-only, no smoothing (any zero order -> 0)."))
 register(Profile(
     "bleu", "multi-bleu-detok", "multi-bleu-detok.perl", ("mosesdecoder@34452895f350",),
-    dict(_SACREBLEU_BLEU, tokenize="13a", smooth_method="none", chop_unterminated_last_line=True),
-    "Moses multi-bleu-detok.perl: 13a tokens, Unicode -lc, no smoothing; chop drops the last character of an "
+    dict(_SACREBLEU_BLEU, tokenize="13a", smooth_method="none", lowercase_mode="perl",
+         lowercase_refs_after_tokenizing=True, chop_unterminated_last_line=True),
+    "Moses multi-bleu-detok.perl: 13a tokens, Perl lc (-lc: hyp before tokenising, refs after), no "
+    "smoothing; chop drops the last character of an "
     "unterminated last line."))
 _MTEVAL_BLEU = dict(_SACREBLEU_BLEU, tokenize="mteval-13a", lowercase=True, lowercase_mode="ascii",
                     missing_order="one", no_match="smooth", scale=1)

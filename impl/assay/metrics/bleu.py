@@ -90,8 +90,12 @@ KNOBS = KnobSet(
              "sacrebleu tokenize/-tok; multi-bleu (whitespace); mteval default/--international-tokenization"),
         Knob("lowercase", False, "lowercase hypotheses and references", parse_bool,
              tool_names="sacrebleu lowercase/-lc; multi-bleu -lc; mteval: not case_sensitive (-c)"),
-        Knob("lowercase_mode", "unicode", "unicode = str.lower(); ascii = A-Z only (Perl tr/byte lc)", str,
-             ("unicode", "ascii"), "multi-bleu -lc and mteval default are ascii"),
+        Knob("lowercase_mode", "unicode", "unicode = str.lower(); perl = Perl lc (no final sigma); "
+             "ascii = A-Z only (Perl tr/byte lc)", str, ("unicode", "perl", "ascii"),
+             "multi-bleu -lc and mteval default: ascii; multi-bleu-detok -lc and mteval intl: perl"),
+        Knob("lowercase_refs_after_tokenizing", False, "lowercase references after tokenising (so the "
+             "case-sensitive <skipped> and entity rules see the original case); multi-bleu-detok -lc",
+             parse_bool),
         Knob("max_ngram_order", 4, "highest n-gram order N", int, tool_names="sacrebleu max_ngram_order"),
         Knob("weights", "uniform", "n-gram weights: uniform (1/N), halving (1/2^n), a tuple, or tuples "
              "separated by ';'", parse_weights, tool_names="NLTK weights"),
@@ -129,8 +133,11 @@ KNOBS = KnobSet(
         Alias("smoothing", "NLTK SmoothingFunction().methodK", lambda v: {"smooth_method": _nltk_method(v)}),
         Alias("case_sensitive", "mteval -c: true = no lowercasing", lambda v: {"lowercase": not parse_bool(v)}),
         Alias("international_tokenization", "mteval --international-tokenization (Unicode lc)",
-              lambda v: {"tokenize": "mteval-intl", "lowercase_mode": "unicode"} if parse_bool(v)
+              lambda v: {"tokenize": "mteval-intl", "lowercase_mode": "perl"} if parse_bool(v)
               else {"tokenize": "mteval-13a", "lowercase_mode": "ascii"}),
+        Alias("no_smoothing", "mteval --no-smoothing: no smoothing, and an order without n-grams gives 0",
+              lambda v: {"smooth_method": "none", "missing_order": "stop"} if parse_bool(v)
+              else {"smooth_method": "exp", "missing_order": "one"}),
         Alias("brevity_penalty", "mteval --brevity-penalty closest|shortest", lambda v: {"ref_length": v}),
         Alias("use_effective_order", "sacrebleu 1.x name", lambda v: {"effective_order": v}),
     ),
@@ -212,7 +219,7 @@ class Bleu(MetricFamily):
         rows = stats.rows
         raw_correct, raw_total = rows[:, 2:2 + n], rows[:, 2 + n:2 + 2 * n]
         scores, comp = bleu_rows(rows[:, 0], rows[:, 1], raw_correct, raw_total, config)
-        zero = (raw_correct[:, 0] == 0) & (config.no_match == "zero")
+        zero = comp["early"]
         out = []
         for i in range(len(rows)):
             counts, totals = (raw_correct[i], raw_total[i]) if zero[i] else (comp["counts"][i], comp["totals"][i])
@@ -273,12 +280,12 @@ def choose_ref_length(hyp_len: np.ndarray, ref_lens: np.ndarray, present: np.nda
 
 
 def brevity_penalty(sys_len: float, ref_len: float) -> float:
-    """BP = 1 if c >= r, exp(1 - r/c) if 0 < c < r, 0 if c = 0."""
+    """BP = 1 if c >= r (so also when both are 0, as sacrebleu), 0 if c = 0 < r, else exp(1 - r/c)."""
+    if sys_len >= ref_len:
+        return 1.0
     if sys_len == 0:
         return 0.0
-    if sys_len < ref_len:
-        return math.exp(1.0 - ref_len / sys_len)
-    return 1.0
+    return math.exp(1.0 - ref_len / sys_len)
 
 
 def bleu_from_counts(sys_len: float, ref_len: float, correct: Sequence[float], total: Sequence[float],
@@ -297,8 +304,14 @@ def bleu_from_counts(sys_len: float, ref_len: float, correct: Sequence[float], t
         "ratio": sys_len / ref_len if ref_len > 0 else 0.0,
     }
 
-    # nothing matches: sacrebleu 2 (#141) and NLTK return 0 before any smoothing (raw counts shown)
-    if correct[0] == 0 and config.no_match == "zero":
+    if config.missing_order == "error" and sys_len < n_max:
+        raise ToolBehaviourError(
+            f"the hypothesis has {int(sys_len)} tokens: d2l's bleu divides by len(pred) - n + 1 = 0 for "
+            f"n = {int(sys_len) + 1}" if sys_len else "the hypothesis is empty: d2l's bleu divides by len(pred) = 0",
+            "ZeroDivisionError")
+    # nothing matches: sacrebleu 2 (#141) and NLTK return 0 before any smoothing (raw counts shown);
+    # an empty hypothesis returns early in every tool (sacrebleu 1.x too, before add-k)
+    if sys_len == 0 or (correct[0] == 0 and config.no_match == "zero"):
         components.update(counts=[_int_if_whole(c) for c in correct], totals=[_int_if_whole(t) for t in total],
                           precisions=[0.0] * n_max, eff_order=n_max)
         tuples = weight_tuples(config.weights)

@@ -74,14 +74,14 @@ def bleu_rows(sys_len: np.ndarray, ref_len: np.ndarray, correct: np.ndarray, tot
         mask = np.arange(n_max)[None, :] < eff[:, None]
         log_sum = (logs * mask).sum(axis=1) / eff
     with np.errstate(divide="ignore", invalid="ignore"):
-        bp = np.where(sys_len == 0, 0.0, np.where(sys_len < ref_len, np.exp(1.0 - ref_len / np.where(
-            sys_len == 0, 1.0, sys_len)), 1.0))
+        bp = np.where(sys_len >= ref_len, 1.0, np.where(sys_len == 0, 0.0, np.exp(1.0 - ref_len / np.where(
+            sys_len == 0, 1.0, sys_len))))
         ratio = np.where(ref_len > 0, sys_len / np.where(ref_len > 0, ref_len, 1.0), 0.0)
     scores = float(config.scale) * bp * np.exp(log_sum)
-    if config.no_match == "zero":
-        scores = np.where(raw_unigram_zero, 0.0, scores)
-        prec[raw_unigram_zero] = 0.0
-        eff = np.where(raw_unigram_zero, n_max, eff)
-    components: dict[str, Any] = {"bp": bp, "ratio": ratio, "counts": correct, "totals": total,
+    early = (sys_len == 0) | (raw_unigram_zero & (config.no_match == "zero"))
+    scores = np.where(early, 0.0, scores)
+    prec[early] = 0.0
+    eff = np.where(early, n_max, eff)
+    components: dict[str, Any] = {"early": early, "bp": bp, "ratio": ratio, "counts": correct, "totals": total,
                                   "precisions": prec * config.scale, "eff_order": eff}
     return scores, components

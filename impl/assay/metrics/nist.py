@@ -42,7 +42,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import KnobError, ToolBehaviourError
-from ..knobs import Config, Knob, KnobSet
+from ..knobs import Alias, Config, Knob, KnobSet
 from ..stats import SegmentStats
 from .base import MetricFamily, Refs, Segments
 from .bleu import KNOBS as BLEU_KNOBS
@@ -77,7 +77,7 @@ KNOBS = KnobSet(
              "(mteval); error = ZeroDivisionError (NLTK)", str, ("zero", "error")),
     ),
     aliases=tuple(a for a in BLEU_KNOBS.aliases if a.name in ("case_sensitive", "international_tokenization"))
-    + (),
+    + (Alias("n", "NLTK corpus_nist/sentence_nist n", lambda v: {"max_ngram_order": v}),),
     validate=_validate,
 )
 
@@ -277,9 +277,11 @@ def _log2_ratios(numerators: np.ndarray, denominators: np.ndarray) -> np.ndarray
     ok = denominators > 0
     if not ok.any():
         return out
-    pairs = np.stack([numerators[ok], denominators[ok]], axis=1)
-    uniq, inverse = np.unique(pairs, axis=0, return_inverse=True)
-    logs = np.array([math.log(float(a) / float(b), 2) for a, b in uniq])
+    num = numerators[ok].astype(np.int64)      # counts: whole numbers
+    den = denominators[ok].astype(np.int64)
+    radix = int(den.max()) + 1
+    uniq, inverse = np.unique(num * radix + den, return_inverse=True)
+    logs = np.array([math.log(int(k // radix) / int(k % radix), 2) for k in uniq.tolist()])
     out[ok] = logs[inverse.reshape(-1)]
     return out
 
@@ -359,8 +361,10 @@ def _ordered_sums(segs: np.ndarray, values: np.ndarray, n_seg: int) -> np.ndarra
     starts[1:] = segs[1:] != segs[:-1]
     first_of = np.maximum.accumulate(np.where(starts, np.arange(len(segs)), 0))
     rank = np.arange(len(segs)) - first_of
-    for k in range(int(rank.max()) + 1):
-        pick = rank == k
+    by_rank = np.argsort(rank, kind="stable")
+    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
+    for k in range(len(bounds) - 1):      # the k-th term of every segment at once: no segment repeats
+        pick = by_rank[bounds[k]:bounds[k + 1]]
         out[segs[pick]] += values[pick]
     return out
 

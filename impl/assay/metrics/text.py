@@ -12,7 +12,8 @@ def is_pretokenized(segments: Sequence[Any]) -> bool:
     return bool(segments) and all(isinstance(s, (list, tuple)) for s in segments if s is not None)
 
 
-def tokenize_segments(segments: Sequence[Any], config: Mapping[str, Any]) -> list[list[str]]:
+def tokenize_segments(segments: Sequence[Any], config: Mapping[str, Any], *,
+                      lowercase_after: bool = False) -> list[list[str]]:
     """Tokens of each segment: the configured tokenizer on strings, or token lists as given.
 
     Token lists (NLTK's input shape) are used as they are, lowercased per token when the
@@ -27,7 +28,10 @@ def tokenize_segments(segments: Sequence[Any], config: Mapping[str, Any]) -> lis
     for i, seg in enumerate(segments):
         if not isinstance(seg, str):
             raise InputError(f"segment {i + 1}: expected a string or a list of tokens, got {type(seg).__name__}")
-    return get_tokenizer(config["tokenize"]).tokenize_lines(segments, mode)
+    tokenizer = get_tokenizer(config["tokenize"])
+    if lowercase_after and mode is not None:
+        return [[lowercase_text(t, mode) for t in toks] for toks in tokenizer.tokenize_lines(segments, None)]
+    return tokenizer.tokenize_lines(segments, mode)
 
 
 def tokenize_refs(refs: Sequence[Sequence[Any]], config: Mapping[str, Any]) -> list[list[list[str] | None]]:
@@ -35,7 +39,8 @@ def tokenize_refs(refs: Sequence[Sequence[Any]], config: Mapping[str, Any]) -> l
     out: list[list[list[str] | None]] = []
     for stream in refs:
         present = [i for i, r in enumerate(stream) if r is not None]
-        toks = tokenize_segments([stream[i] for i in present], config)
+        toks = tokenize_segments([stream[i] for i in present], config,
+                                 lowercase_after=bool(config.get("lowercase_refs_after_tokenizing", False)))
         full: list[list[str] | None] = [None] * len(stream)
         for i, t in zip(present, toks):
             full[i] = t

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Literal, Sequence
 
-Lowercase = Literal["unicode", "ascii"] | None
+Lowercase = Literal["unicode", "perl", "ascii"] | None
 
 _ASCII_UPPER = str.maketrans({chr(c): chr(c + 32) for c in range(ord("A"), ord("Z") + 1)})
 
@@ -24,6 +24,8 @@ def lowercase_text(text: str, mode: Lowercase) -> str:
         return text
     if mode == "unicode":
         return text.lower()
+    if mode == "perl":
+        return perl_lc(text)
     if mode == "ascii":
         return text.translate(_ASCII_UPPER)
     raise ValueError(f"unknown lowercase mode {mode!r}")
@@ -63,6 +65,11 @@ def perl_split(text: str) -> list[str]:
     if "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
         return [t for t in _PERL_SPACE_RUN.split(text) if t]
     return text.split()
+
+
+def perl_collapse(text: str) -> str:
+    """Every run of Perl ``\\s`` (decoded text) replaced by one space; nothing trimmed."""
+    return _PERL_SPACE_RUN.sub(" ", text)
 
 
 _ASCII_SPACE_TABLE = str.maketrans({c: " " for c in "\t\n\x0b\x0c\r"})

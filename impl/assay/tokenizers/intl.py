@@ -53,9 +53,13 @@ def reference_tokenize(line: str) -> str:
 
 
 class _Classes:
-    """``re`` character classes equal to the installed ``regex`` module's ``\\p{P}``, ``\\p{S}``,
-    ``\\p{N}`` (built once, on first use, by scanning every code point with ``regex`` itself, so
-    they follow whatever Unicode version that ``regex`` release has, exactly like sacrebleu)."""
+    """The installed ``regex`` module's ``\\p{P}``, ``\\p{S}`` and ``\\p{N}`` as sets and as ``re``
+    character classes (built once, on first use, by scanning every code point with ``regex``
+    itself, so they follow the Unicode version of that ``regex`` release, exactly like sacrebleu).
+
+    ``re`` only gets the Basic Multilingual Plane (a class with astral characters cannot use
+    ``re``'s fast big-charset matcher); text holding astral characters uses ``regex`` patterns.
+    """
 
     _built: "_Classes | None" = None
 
@@ -64,20 +68,43 @@ class _Classes:
 
         every = np.arange(0x110000, dtype="<u4").tobytes().decode("utf-32-le", "surrogatepass")
 
-        def inner(prop: str) -> str:
+        def spans(prop: str) -> list[tuple[int, int]]:
+            return [m.span() for m in regex.finditer(prop, every)]
+
+        def bmp_class(ranges: list[tuple[int, int]]) -> str:
             parts = []
-            for m in regex.finditer(prop, every):
-                lo, hi = m.span()
+            for lo, hi in ranges:
+                hi = min(hi, 0x10000)
+                if lo >= hi:
+                    continue
                 parts.append(re.escape(chr(lo)) if hi - lo == 1
                              else f"{re.escape(chr(lo))}-{re.escape(chr(hi - 1))}")
             return "".join(parts)
 
-        p, s, n = inner(r"\p{P}+"), inner(r"\p{S}+"), inner(r"\p{N}+")
-        # exceptions to "isolate every P and S": a lone mark between numbers, or a run of >= 2
-        # marks followed by a number (see the module docstring)
-        self.exceptions = re.compile(f"([{n}])[{p}](?=[{n}])|[{p}]{{2,}}(?=[{n}])")
-        self.isolate = re.compile(f"([{p}{s}])")
-        self.is_number = re.compile(f"[{n}]").match
+        p, s, n = spans(r"\p{P}+"), spans(r"\p{S}+"), spans(r"\p{N}+")
+        self.punct = frozenset(chr(c) for lo, hi in p for c in range(lo, hi))
+        self.number = frozenset(chr(c) for lo, hi in n for c in range(lo, hi))
+        self._bp, bs, self._bn = bmp_class(p), bmp_class(s), n
+        self._bmp_class = bmp_class
+        self._mark_before_number: dict[str, tuple[re.Pattern[str], regex.Pattern[str]]] = {}
+        self.isolate = (re.compile(f"([{self._bp}{bs}])"), regex.compile(r"([\p{P}\p{S}])"))
+
+    def mark_before_number(self, sep: str) -> tuple["re.Pattern[str]", "regex.Pattern[str]"]:
+        """A mark followed by a number other than ``sep``: the only place where "isolate every
+        mark" can be wrong inside a line (``re`` BMP version, ``regex`` version)."""
+        pats = self._mark_before_number.get(sep)
+        if pats is None:
+            code = ord(sep)
+            numbers = []
+            for lo, hi in self._bn:
+                if lo <= code < hi:
+                    numbers += [r for r in ((lo, code), (code + 1, hi)) if r[0] < r[1]]
+                else:
+                    numbers.append((lo, hi))
+            pats = (re.compile(f"[{self._bp}](?=[{self._bmp_class(numbers)}])"),
+                    regex.compile(rf"\p{{P}}(?=[\p{{N}}--{regex.escape(sep)}])", regex.V1))
+            self._mark_before_number[sep] = pats
+        return pats
 
     @classmethod
     def get(cls) -> "_Classes":
@@ -86,64 +113,104 @@ class _Classes:
         return cls._built
 
 
-# Private-use placeholders (category Co: not P, S or N) and number separators (\p{N}, not
-# whitespace, punctuation or symbols, caseless and not case-ignorable).
-_PLACEHOLDERS = "".join(chr(c) for c in range(0xE000, 0xE040))
+# Private-use placeholders (category Co: not P, S or N) and separators: \p{N} characters that are
+# not whitespace, punctuation or symbols, and are caseless and not case-ignorable.
+_PLACEHOLDERS = "".join(chr(c) for c in range(0xE000, 0xE100))
 SEPARATOR_CANDIDATES = "\u00b2\u00b3\u00b9\u00bc\u00bd\u00be\u2189\u2150\u2151\u2152\u2153\u2154\u2155"
 
 
-def _rewrite_wrapped(text: str) -> str | None:
-    """Rules 1-3 on ``text`` whose first and last characters are numbers (separators)."""
+def _free_chars(text: str, count: int) -> list[str] | None:
+    """``count`` placeholder characters that do not occur in ``text`` (None if there are none)."""
+    free = []
+    for c in _PLACEHOLDERS:
+        if c not in text:
+            free.append(c)
+            if len(free) == count:
+                return free
+    return None
+
+
+def _fill(text: str, marker: str, held: list[str], prefix: str = "") -> str:
+    """Replace the placeholders ``marker`` in ``text`` by ``prefix + c`` for the held characters
+    ``c``, in order (``str.split`` finds them much faster than a regex scan)."""
+    pieces = text.split(marker)
+    out = [pieces[0]]
+    for char, piece in zip(held, pieces[1:]):
+        out.append(prefix + char)
+        out.append(piece)
+    return "".join(out)
+
+
+def _rewrite(lines: Sequence[str]) -> list[str] | None:
+    """Rules 1-3 on every line; the lines are rewritten (spacing not normalised)."""
     classes = _Classes.get()
-    free = [c for c in _PLACEHOLDERS[:8] if c not in text][:2]
-    if len(free) < 2:
-        free = [c for c in _PLACEHOLDERS if c not in text][:2]
-        if len(free) < 2:
-            return None
-    keep, right = free
-    held: list[str] = []
-    is_number = classes.is_number
+    punct, number = classes.punct, classes.number
+    found = choose_separator(lines, SEPARATOR_CANDIDATES)
+    if found is None:
+        return None
+    sep, text = found
+    free = _free_chars(text, 3)
+    if free is None:
+        return None
+    keep, right, keep_end = free
+    # 1. line ends: a string end counts as a number, but the separator after it is one too, so
+    #    only a lone mark after a number needs care ("2019." stays whole).
+    ends = [i for i, line in enumerate(lines) if line[-1:] in punct]
+    ends = [i for i in ends if len(lines[i]) == 1 or lines[i][-2] in number]
+    held_end: list[str] = []
+    if ends:
+        lines = list(lines)
+        for i in ends:
+            held_end.append(lines[i][-1])
+            lines[i] = lines[i][:-1] + keep_end
+        text = sep.join(lines)
+    text = sep + text + sep
+    astral = len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text)
+    held_keep: list[str] = []
+    held_right: list[str] = []
 
+    # 2. marks followed by a number inside a line
     def protect(m: "re.Match[str]") -> str:
-        left = m.group(1)
-        if left is not None:  # a lone mark between numbers: glued on both sides
-            held.append(m.group()[-1])
-            return left + keep
-        run = m.group()
-        start = m.start()
-        if (len(run) % 2 == 1) == (is_number(text, start - 1) is not None):
-            held.append(run[-1])
-            return run[:-1] + right
-        return run
+        end = m.start()
+        start = end
+        while text[start - 1] in punct:
+            start -= 1
+        k = end - start + 1
+        left_num = text[start - 1] in number
+        if k == 1:
+            if left_num:
+                held_keep.append(m.group())
+                return keep
+        elif (k % 2 == 1) == left_num:
+            held_right.append(m.group())
+            return right
+        return m.group()
 
-    text = classes.exceptions.sub(protect, text)
-    text = " ".join(classes.isolate.split(text))
-    if held:
-        it = iter(held)
-        text = re.sub(f"[{keep}{right}]", lambda m: next(it) if m.group() == keep else " " + next(it), text)
-    return text
+    text = classes.mark_before_number(sep)[1 if astral else 0].sub(protect, text)
+    # 3. isolate every mark and symbol
+    text = " ".join(classes.isolate[1 if astral else 0].split(text))
+    # 4. restore the protected marks
+    if held_keep:
+        text = _fill(text, keep, held_keep)
+    if held_right:
+        text = _fill(text, right, held_right, " ")
+    if held_end:
+        text = _fill(text, keep_end, held_end)
+    return text[1:-1].split(sep)
 
 
 def apply_intl_regexes(text: str) -> str:
-    """Rules 1-3 (fast form); same tokens as :func:`reference_intl_regexes`."""
-    for sep in SEPARATOR_CANDIDATES:
-        if sep not in text:
-            out = _rewrite_wrapped(sep + text + sep)
-            if out is not None:
-                return out[1:-1]
-            break
-    return reference_intl_regexes(text)
+    """Rules 1-3 (fast form) on one string; same tokens as :func:`reference_intl_regexes`."""
+    out = _rewrite([text])
+    return reference_intl_regexes(text) if out is None else out[0]
 
 
 def intl_batch(lines: Sequence[str]) -> list[str]:
     """Rules 1-3 on every line at once; returns the rewritten lines (spacing not normalised)."""
-    found = choose_separator(lines, SEPARATOR_CANDIDATES)
-    if found is not None:
-        sep, text = found
-        out = _rewrite_wrapped(sep + text + sep)
-        if out is not None:
-            return out[1:-1].split(sep)
-    return [reference_intl_regexes(line) for line in lines]
+    if not lines:
+        return []
+    out = _rewrite(lines)
+    return [reference_intl_regexes(line) for line in lines] if out is None else out
 
 
 class TokenizerIntl(Tokenizer):

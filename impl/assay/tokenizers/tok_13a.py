@@ -105,7 +105,8 @@ SEPARATOR_CANDIDATES = "".join(chr(c) for c in [*range(0x00, 0x09), *range(0x0E,
 BATCH_SEPARATORS = SEPARATOR_CANDIDATES
 
 
-def _find_exceptions(mask: bytes) -> tuple[list[int], list[int], list[int]]:
+def _find_exceptions(mask: bytes, data: bytes, boundary: int | None
+                     ) -> tuple[list[int], list[int], list[int]]:
     """Positions of E1 periods/commas, E2 (attach-right) periods/commas, and hyphens after digits."""
     keep: list[int] = []
     i = mask.find(b"0.0")
@@ -127,7 +128,8 @@ def _find_exceptions(mask: bytes) -> tuple[list[int], list[int], list[int]]:
     dash: list[int] = []
     i = mask.find(b"0-")
     while i != -1:
-        dash.append(i + 1)
+        if data[i] != boundary:  # a segment boundary is digit-like for rules b/c only
+            dash.append(i + 1)
         i = mask.find(b"0-", i + 2)
     return keep, right, dash
 
@@ -171,9 +173,17 @@ def _rules_1_to_3_bytes(data: bytes) -> bytes:
     return data
 
 
-def _apply_bytes(data: bytes) -> bytes:
-    mask = data.translate(_MASK)
-    keep, right, dash = _find_exceptions(mask)
+def _apply_bytes(data: bytes, boundary: int | None = None) -> bytes:
+    """Rule 4 on UTF-8 bytes. Segments are either padded with spaces (13a) or, for ``zh`` whose
+    regex part runs on the unpadded text, delimited by a ``boundary`` byte (also first and last):
+    a string end stops passes b and c from matching, exactly like a digit would."""
+    if boundary is None:
+        mask = data.translate(_MASK)
+    else:
+        table = bytearray(_MASK)
+        table[boundary] = _DIGIT
+        mask = data.translate(table)
+    keep, right, dash = _find_exceptions(mask, data, boundary)
     restore: list[tuple[bytes, bytes]] = []
     if keep or right or dash:
         ph_keep_dot, ph_keep_comma, ph_right_dot, ph_right_comma, ph_dash = _free_bytes(data, 5)

@@ -1,0 +1,30 @@
+"""``char``: sacrebleu's character tokenizer.
+
+``tokenize`` returns ``' '.join(line)``: every character, whitespace included, separated by one
+space (sacrebleu 2.6.0, checked by running it). Tokens are ``str.split()`` of that, so every
+whitespace character (Python's set: U+001C-U+001F, NBSP, U+3000 … included) disappears and the
+character n-grams cross word boundaries (``"ab cd"`` -> ``a b c d``). No stripping, no
+lowercasing of its own; sacrebleu's ``rstrip()`` before tokenising changes nothing here.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .base import Lowercase, Tokenizer, lowercase_text
+
+
+class TokenizerChar(Tokenizer):
+    name = "char"
+    signature_name = "char"
+
+    def tokenize(self, line: str) -> str:
+        return " ".join(line)
+
+    def tokenize_segment(self, line: str, lowercase: Lowercase = None) -> list[str]:
+        # the non-whitespace characters, in order: same as ' '.join(line).split()
+        return list("".join(lowercase_text(line, lowercase).split()))
+
+    def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        if lowercase is not None:
+            lines = [lowercase_text(line, lowercase) for line in lines]
+        return [list("".join(line.split())) for line in lines]

@@ -1,0 +1,131 @@
+"""``mteval-13a`` / ``mteval-intl``: the tokens NIST mteval-v13a.pl / mteval-v14.pl score.
+
+Everything below was established by running the Moses copies of mteval-v13a.pl and mteval-v14.pl
+(commit 34452895f350) as black boxes on SGML-wrapped segments and reading the tokens they print
+with ``-d 3`` (the ``sys 'sys', seg N:`` lines).
+
+Pipeline per segment, in this order:
+
+0. mteval's SGML reader turns every run of Perl ``\\s`` into one space before tokenising, but
+   trims nothing: leading and trailing whitespace survive as one space, and they matter to the
+   international rules (``2019.`` stays whole, ``2019. `` gives ``2019 .``; `` .5`` gives
+   ``. 5``), unlike sacrebleu, which ``rstrip``s every segment. So ``-\\n`` never reaches the tokenizer (``state-\\nof`` gives
+   ``state- of``, not ``stateof``) and neither does the international tokenizer's
+   ``\\p{Hyphen}\\p{Zl}`` line join (``state-\\u2028of`` gives ``state - of`` in v13a and v14
+   alike): both joins are dead code in practice, so v13a and v14 give the same tokens.
+1. ``<skipped>`` removed (case-sensitive, before lowercasing: ``<SKIPPED>`` without ``-c``
+   comes out as ``< skipped >``).
+2. Entities: ``&quot; &amp; &lt; &gt;`` (default) or ``&quot; &amp; &lt; &gt; &apos;``
+   (international), in that order, so ``&amp;lt;`` -> ``<``, ``&amp;quot;`` -> ``& quot ;``,
+   ``&amp;apos;`` -> ``'`` (international only; the default leaves ``&apos;`` as ``& apos ;``).
+3. **Lowercasing happens here, after steps 1-2** (observed: ``&QUOT;`` is not unescaped and
+   ``<SKIPPED>`` is not removed when mteval lowercases). mteval lowercases unless ``-c``:
+   the default tokenizer with ASCII ``tr/A-Z/a-z/`` (``ÉCOLE`` -> ``École``), the international
+   one with Perl ``lc`` (``ÉCOLE`` -> ``école``; Perl has no final-sigma rule: ``ΟΔΟΣ`` ->
+   ``οδοσ``, Python's ``lower()`` gives ``οδος``). The metric passes ``lowercase='ascii'`` or
+   ``'unicode'`` (``'unicode'`` means Perl ``lc`` here) or ``None`` (``-c``). Lowercasing
+   commutes with the rewrite rules that follow (no case mapping changes a character's
+   P/S/N class or touches ASCII punctuation; checked on every code point).
+4. Rewrite rules: default = the 13a regex rules 4a-4d (see :mod:`assay.tokenizers.tok_13a`) on
+   the space-padded text; international = sacrebleu ``intl``'s three Unicode regexes (see
+   :mod:`assay.tokenizers.intl`), then ``\\p{Z}+`` -> one space (a no-op for the tokens: every
+   ``\\p{Z}`` character is Perl whitespace).
+5. Tokens: Perl ``split`` on ``\\s``, which on decoded text is Python's ``str.isspace`` set
+   **minus U+001C-U+001F** (probed on every code point with perl 5.36; U+0085, NBSP, U+1680,
+   U+2000-U+200A, U+2028/9, U+202F, U+205F, U+3000 all split). So ``a\\x1cb`` is one token here
+   and two in sacrebleu ``13a`` — the only difference research found between the two on
+   3000 random strings.
+
+Not reproduced: mteval's ``-e`` option (spaces around non-ASCII characters). The international
+classes come from the ``regex`` module, whose Unicode tables are newer than perl 5.36's
+(Unicode 14): characters assigned after Unicode 14 may be classed differently by mteval.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .base import (Lowercase, Tokenizer, choose_separator, lowercase_text, perl_collapse, perl_lc,
+                   perl_split)
+from .intl import apply_intl_regexes, intl_batch
+from .tok_13a import SEPARATOR_CANDIDATES, _apply_bytes, _NoPlaceholder, apply_13a_regexes
+
+
+def _lower(text: str, lowercase: Lowercase) -> str:
+    return perl_lc(text) if lowercase in ("unicode", "perl") else lowercase_text(text, lowercase)
+
+
+def read_segment(line: str) -> str:
+    """Step 0: what mteval's SGML reader hands to the tokenizer (Perl-whitespace runs collapsed,
+    nothing trimmed)."""
+    return perl_collapse(line)
+
+
+class _Mteval(Tokenizer):
+    """Shared pipeline; subclasses provide the entity list and the rewrite rules."""
+
+    _entities: tuple[tuple[str, str], ...] = ()
+
+    def prepare(self, line: str, lowercase: Lowercase = None) -> str:
+        """Steps 0-3."""
+        text = read_segment(line)
+        if "<skipped>" in text:
+            text = text.replace("<skipped>", "")
+        if "&" in text:
+            for entity, char in self._entities:
+                text = text.replace(entity, char)
+        return _lower(text, lowercase)
+
+    def rewrite(self, text: str) -> str:
+        raise NotImplementedError
+
+    def rewrite_batch(self, texts: list[str]) -> list[str]:
+        return [self.rewrite(text) for text in texts]
+
+    def tokenize(self, line: str) -> str:
+        """The tokens of ``mteval -c`` (no lowercasing), joined by single spaces."""
+        return " ".join(self.tokenize_segment(line))
+
+    def split(self, text: str) -> list[str]:
+        return perl_split(text)
+
+    def tokenize_segment(self, line: str, lowercase: Lowercase = None) -> list[str]:
+        return perl_split(self.rewrite(self.prepare(line, lowercase)))
+
+    def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        if not lines:
+            return []
+        texts = [self.prepare(line, lowercase) for line in lines]
+        return [perl_split(text) for text in self.rewrite_batch(texts)]
+
+
+class TokenizerMteval13a(_Mteval):
+    name = "mteval-13a"
+    signature_name = "mteval-13a"
+    _entities = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+
+    def rewrite(self, text: str) -> str:
+        return apply_13a_regexes(f" {text} ")
+
+    def rewrite_batch(self, texts: list[str]) -> list[str]:
+        found = choose_separator(texts, SEPARATOR_CANDIDATES, " {} ")
+        if found is not None:
+            sep, text = found
+            try:
+                data = _apply_bytes(f" {text} ".encode("utf-8", "surrogatepass"))
+            except _NoPlaceholder:
+                pass
+            else:
+                return data.decode("utf-8", "surrogatepass").split(sep)
+        return [self.rewrite(text) for text in texts]
+
+
+class TokenizerMtevalIntl(_Mteval):
+    name = "mteval-intl"
+    signature_name = "mteval-intl"
+    _entities = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&apos;", "'"))
+
+    def rewrite(self, text: str) -> str:
+        return apply_intl_regexes(text)
+
+    def rewrite_batch(self, texts: list[str]) -> list[str]:
+        return intl_batch(texts)

@@ -1,0 +1,42 @@
+"""``multi-bleu``: the tokens multi-bleu.perl scores (Moses ``scripts/generic/multi-bleu.perl``).
+
+No rewriting at all. multi-bleu.perl reads bytes without decoding them and splits each line with
+Perl ``split ' '``, i.e. on runs of ASCII whitespace only: space, ``\\t``, ``\\n``, ``\\v``
+(``\\x0b``, checked with ``perl -e``: Perl >= 5.18 counts it), ``\\f`` and ``\\r``, with no
+empty leading field (checked by running multi-bleu.perl: leading spaces add no token). Everything
+else stays inside tokens, so NBSP, thin space, U+3000 and U+001C-U+001F do **not** split
+(research case G29: raw multi-bleu BLEU 0 where sacrebleu ``none`` gives 100).
+
+Lowercasing: multi-bleu.perl's ``-lc`` is byte ``lc``, i.e. ASCII only (``lowercase='ascii'``;
+``ÉCOLE`` -> ``École``, research case G28). ``lowercase='unicode'`` is honoured as Perl ``lc`` on
+decoded text (what multi-bleu-detok.perl's ``-lc`` does; no final-sigma rule, see
+:func:`assay.tokenizers.base.perl_lc`), before splitting. Lines are taken as given: reading a file
+must split it on ``\\n`` only (``str.splitlines`` would also split on U+001C-U+001E, U+0085 and
+U+2028/9, which multi-bleu.perl keeps inside a line).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .base import Lowercase, Tokenizer, ascii_split, lowercase_text, perl_lc
+
+
+def _lower(text: str, lowercase: Lowercase) -> str:
+    return perl_lc(text) if lowercase in ("unicode", "perl") else lowercase_text(text, lowercase)
+
+
+class TokenizerMultiBleu(Tokenizer):
+    name = "multi-bleu"
+    signature_name = "multi-bleu"
+
+    def tokenize(self, line: str) -> str:
+        return line
+
+    def split(self, text: str) -> list[str]:
+        return ascii_split(text)
+
+    def tokenize_segment(self, line: str, lowercase: Lowercase = None) -> list[str]:
+        return ascii_split(_lower(line, lowercase))
+
+    def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        return [ascii_split(_lower(line, lowercase)) for line in lines]
