@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 import assay
@@ -18,7 +18,12 @@ MAX = {"sacrebleu": 100.0, "sacrebleu@1": 100.0, "multi-bleu": 100.0, "multi-ble
 
 
 def _score(profile: str, hyps, refs, **knobs) -> float:
-    return assay.score("bleu", hyps, refs, profile, **knobs).value
+    """The score; inputs on which the reproduced tool itself fails (sacrebleu 1.x with no valid
+    reference for a segment) are not examples of these properties."""
+    try:
+        return assay.score("bleu", hyps, refs, profile, **knobs).value
+    except assay.ToolBehaviourError:
+        reject()
 
 
 @settings(deadline=None)
@@ -51,16 +56,19 @@ def test_corpus_order_invariance(data, profile, rnd):
 @settings(deadline=None)
 @given(corpus(), st.sampled_from(CORPUS_ORDER_FREE))
 def test_duplicated_corpus_invariance(data, profile):
-    """Micro-averaged BLEU of a corpus repeated twice equals that of the corpus."""
+    """Micro-averaged BLEU of a corpus repeated twice equals that of the corpus — without smoothing:
+    exp and floor smoothing divide by the corpus totals, so they are not duplication-invariant."""
     hyps, refs = data
     doubled = (hyps + hyps, [s + s for s in refs])
-    assert math.isclose(_score(profile, hyps, refs), _score(profile, *doubled), rel_tol=1e-9, abs_tol=1e-300)
+    assert math.isclose(_score(profile, hyps, refs, smooth_method="none"),
+                        _score(profile, *doubled, smooth_method="none"), rel_tol=1e-9, abs_tol=1e-300)
 
 
 @settings(deadline=None)
 @given(corpus(), st.sampled_from(PROFILES))
 def test_sentence_rows_sum_to_corpus_rows(data, profile):
     hyps, refs = data
+    _score(profile, hyps, refs)
     stats, config, prof, streams = assay.compute_stats("bleu", hyps, refs, profile)
     parts = [assay.compute_stats("bleu", [h], [[s[i]] for s in refs], profile)[0] for i, h in enumerate(hyps)]
     assert np.array_equal(stats.rows, np.vstack([p.rows for p in parts]))

@@ -23,8 +23,6 @@ from assay.metrics import get_family
 from conformance.strategies import corpus, segment
 
 PLAIN = {"tokenize": "none", "lowercase": False}
-MTEVAL = ("mteval-v13a", PLAIN)
-NLTK_BEST_AVERAGE = {**PLAIN, "multi_ref": "best-single"}
 NIST = get_family("nist")
 
 

@@ -305,6 +305,26 @@ def test_batch_falls_back_when_every_separator_occurs(name: str) -> None:
         assert tok.tokenize_lines(lines, lowercase) == [tok.tokenize_segment(line, lowercase) for line in lines]
 
 
+@pytest.mark.parametrize("name", BATCH_TOKENIZERS)
+def test_repeated_lines_get_fresh_lists(name: str) -> None:
+    """A corpus with many repeats is tokenised once per distinct line; the lists are not shared."""
+    tok = get_tokenizer(name)
+    lines = ["The cat, 1.5 “x” a\x1cb.", "&quot;<skipped>", "ΟΔΟΣ."] * 7 + ["unique line."]
+    for lowercase in LOWERCASE:
+        out = tok.tokenize_lines(lines, lowercase)
+        assert out == [tok.tokenize_segment(line, lowercase) for line in lines]
+        assert len({id(toks) for toks in out}) == len(out)
+
+
+@relaxed
+@given(lines=st.lists(st.sampled_from(["a.", "b ,c", "1.5", "x\x1cy", "", "“q”", "ΑΣ"]), min_size=1, max_size=30),
+       lowercase=st.sampled_from(LOWERCASE))
+def test_batch_with_repeats(lines: list[str], lowercase: str | None) -> None:
+    for name in BATCH_TOKENIZERS:
+        tok = get_tokenizer(name)
+        assert tok.tokenize_lines(lines, lowercase) == [tok.tokenize_segment(line, lowercase) for line in lines]
+
+
 @relaxed
 @given(text=segment)
 def test_fast_engines_equal_literal_rules(text: str) -> None:

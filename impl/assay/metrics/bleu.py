@@ -299,9 +299,10 @@ def bleu_from_counts(sys_len: float, ref_len: float, correct: Sequence[float], t
     total = [float(t) for t in total]
     scale = float(config.scale)
     bp = brevity_penalty(sys_len, ref_len)
+    sys_len, ref_len = float(sys_len), float(ref_len)
     components: dict[str, Any] = {
-        "sys_len": int(sys_len), "ref_len": float(ref_len) if ref_len % 1 else int(ref_len), "bp": bp,
-        "ratio": sys_len / ref_len if ref_len > 0 else 0.0,
+        "sys_len": int(sys_len), "ref_len": ref_len if ref_len % 1 else int(ref_len), "bp": bp,
+        "ratio": float(sys_len / ref_len) if ref_len > 0 else 0.0,
     }
 
     if config.missing_order == "error" and sys_len < n_max:

@@ -24,6 +24,8 @@ def tokenize_segments(segments: Sequence[Any], config: Mapping[str, Any], *,
         if config["tokenize"] != "none":
             raise InputError(f"token lists were given but tokenize={config['tokenize']!r}; "
                              "pass strings, or set tokenize=none for pre-tokenised input")
+        if mode is None:
+            return [list(seg) for seg in segments]
         return [[lowercase_text(t, mode) for t in seg] for seg in segments]
     for i, seg in enumerate(segments):
         if not isinstance(seg, str):

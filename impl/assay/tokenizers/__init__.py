@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import import_module
 
-from ..errors import KnobError
+from ..errors import KnobError, MissingDependencyError
 from .base import Lowercase, Tokenizer, lowercase_text
 
 # name -> "module:Class"; one module per tokenizer family.
@@ -31,7 +31,10 @@ def get_tokenizer(name: str) -> Tokenizer:
     except KeyError:
         raise KnobError(f"unknown tokenizer {name!r}; known: {', '.join(TOKENIZER_NAMES)}") from None
     module_name, class_name = target.split(":")
-    module = import_module(f"{__name__}.{module_name}")
+    try:
+        module = import_module(f"{__name__}.{module_name}")
+    except ImportError as exc:
+        raise MissingDependencyError(f"tokenizer {name!r} cannot be loaded: {exc}") from None
     return getattr(module, class_name)()
 
 

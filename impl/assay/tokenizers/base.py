@@ -8,7 +8,7 @@ U+001C-U+001F and all Unicode spaces; Perl's ``split`` on bytes splits ASCII whi
 from __future__ import annotations
 
 import re
-from typing import Literal, Sequence
+from typing import Callable, Literal, Sequence
 
 Lowercase = Literal["unicode", "perl", "ascii"] | None
 
@@ -92,6 +92,18 @@ def choose_separator(lines: Sequence[str], candidates: str, glue: str = "{}") ->
         if joined.count(sep) == n - 1:
             return sep, joined
     return None
+
+
+def distinct_batch(lines: Sequence[str], batch: Callable[[list[str]], list[list[str]]]) -> list[list[str]]:
+    """``batch(lines)``, computed on the distinct lines only when at most half of them are
+    distinct (a reference repeated against several systems). Every returned list is a fresh
+    object, so callers may mutate them. Nothing is kept after the call."""
+    lines = list(lines)
+    distinct = list(dict.fromkeys(lines))
+    if len(distinct) * 2 > len(lines):
+        return batch(lines)
+    table = dict(zip(distinct, batch(distinct)))
+    return [table[line].copy() for line in lines]
 
 
 class Tokenizer:

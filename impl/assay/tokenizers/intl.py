@@ -34,7 +34,7 @@ from typing import Sequence
 
 import regex
 
-from .base import Lowercase, Tokenizer, choose_separator, lowercase_text
+from .base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
 
 _R1 = regex.compile(r"(\P{N})(\p{P})")
 _R2 = regex.compile(r"(\p{P})(\P{N})")
@@ -224,6 +224,9 @@ class TokenizerIntl(Tokenizer):
         return apply_intl_regexes(lowercase_text(line, lowercase).rstrip()).split()
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
+
+    def _batch(self, lines: list[str], lowercase: Lowercase) -> list[list[str]]:
         if not lines:
             return []
         if lowercase is not None:

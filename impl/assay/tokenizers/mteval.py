@@ -44,8 +44,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .base import (Lowercase, Tokenizer, choose_separator, lowercase_text, perl_collapse, perl_lc,
-                   perl_split)
+from .base import (Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text, perl_collapse,
+                   perl_lc, perl_split)
 from .intl import apply_intl_regexes, intl_batch
 from .tok_13a import SEPARATOR_CANDIDATES, _apply_bytes, _NoPlaceholder, apply_13a_regexes
 
@@ -92,6 +92,9 @@ class _Mteval(Tokenizer):
         return perl_split(self.rewrite(self.prepare(line, lowercase)))
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
+
+    def _batch(self, lines: list[str], lowercase: Lowercase) -> list[list[str]]:
         if not lines:
             return []
         texts = [self.prepare(line, lowercase) for line in lines]

@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from .base import Lowercase, Tokenizer, choose_separator, lowercase_text
+from .base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
 
 # ---------------------------------------------------------------------------------------------
 # The literal rules (reference implementation, used by the tests and by nothing hot).
@@ -95,14 +95,13 @@ def unescape_13a(text: str) -> str:
 # Rule 4, fast (see the module docstring).
 _PUNCT_A = b"!\"#$%&()*+/:;<=>?@[\\]^_`{|}~"  # rule 4a without the space (isolating a space is a no-op)
 _NOT_PUNCT_A = bytes(b for b in range(256) if b not in _PUNCT_A)
-_PUNCT_A_SPACED = {c: b" " + bytes([c]) + b" " for c in _PUNCT_A}
+_PUNCT_A_BYTES = {c: (bytes([c]), b" " + bytes([c]) + b" ") for c in _PUNCT_A}
 _DIGIT, _PC, _DASH = ord("0"), ord("."), ord("-")
 _MASK = bytes(_DIGIT if 0x30 <= b <= 0x39 else _PC if b in b".," else _DASH if b == _DASH else ord("x")
               for b in range(256))
 # Control bytes usable as placeholders or separators: not whitespace for str.split/bytes.split,
 # not matched by any 13a/zh rule, unchanged by lowercasing, ASCII (so never inside UTF-8 sequences).
 SEPARATOR_CANDIDATES = "".join(chr(c) for c in [*range(0x00, 0x09), *range(0x0E, 0x1C), 0x7F])
-BATCH_SEPARATORS = SEPARATOR_CANDIDATES
 
 
 def _find_exceptions(mask: bytes, data: bytes, boundary: int | None
@@ -198,7 +197,7 @@ def _apply_bytes(data: bytes, boundary: int | None = None) -> bytes:
         restore = [(ph_keep_dot, b"."), (ph_keep_comma, b","), (ph_right_dot, b" ."),
                    (ph_right_comma, b" ,"), (ph_dash, b" - ")]
     for c in set(data.translate(None, _NOT_PUNCT_A)):
-        data = data.replace(_PUNCT_A_SPACED[c][1:2], _PUNCT_A_SPACED[c])
+        data = data.replace(*_PUNCT_A_BYTES[c])
     if b"." in data:
         data = data.replace(b".", b" . ")
     if b"," in data:
@@ -221,9 +220,12 @@ class Tokenizer13a(Tokenizer):
         return self.tokenize(lowercase_text(line, lowercase).rstrip()).split()
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
+
+    def _batch(self, lines: list[str], lowercase: Lowercase) -> list[list[str]]:
         if not lines:
             return []
-        found = choose_separator([line.rstrip() for line in lines], BATCH_SEPARATORS, " {} ")
+        found = choose_separator([line.rstrip() for line in lines], SEPARATOR_CANDIDATES, " {} ")
         if found is None:  # every candidate occurs in the corpus: one line at a time
             return [self.tokenize_segment(line, lowercase) for line in lines]
         sep, text = found

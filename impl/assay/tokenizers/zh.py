@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from .base import Lowercase, Tokenizer, choose_separator, lowercase_text
+from .base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
 from .tok_13a import SEPARATOR_CANDIDATES, _apply_bytes, _NoPlaceholder, reference_13a_regexes
 
 # Inclusive ranges of code points sacrebleu 2.6.0 isolates as "Chinese" (probed; see docstring).
@@ -96,6 +96,9 @@ class TokenizerZh(Tokenizer):
         return self.tokenize(lowercase_text(line, lowercase)).split()
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
+
+    def _batch(self, lines: list[str], lowercase: Lowercase) -> list[list[str]]:
         if not lines:
             return []
         if lowercase is not None:
