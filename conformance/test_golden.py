@@ -18,7 +18,7 @@ from assay.io import SegmentFile
 from conformance.fixture_io import FIXTURES, iter_cases, within
 
 PY_EXCEPTION = re.compile(r"^[A-Z]\w*(Error|Exception)$")
-COMPONENT_KEYS = ("counts", "totals", "sys_len", "ref_len", "bp", "precisions")
+COMPONENT_KEYS = ("counts", "totals", "sys_len", "ref_len", "bp", "precisions", "scores")
 
 
 def _all_cases() -> list[Any]:

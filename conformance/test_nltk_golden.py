@@ -1,11 +1,6 @@
-"""NLTK golden fixtures, reproduced by assay; plus the NLTK-shaped front end's input checks.
+"""NLTK fixture files (size, provenance), seed 000's NIST example, and the NLTK-shaped front end.
 
-Every case of ``fixtures/bleu/nltk_*.json`` and ``fixtures/nist/{nltk_*,seed}.json`` (written by
-``conformance/references/nltk_ref.py`` from live NLTK 3.10.4 / 3.5, and mteval values frozen from
-the research) must be reproduced by ``assay.score`` / ``assay.sentence_scores`` with the case's
-profile and knobs: the score within tolerance, every score of several weight tuples
-(``components.scores``), and an expected tool error as :class:`assay.ToolBehaviourError` with the
-same ``tool_error``. No reference tool is needed.
+The cases themselves are reproduced by the generic runner in test_golden.py.
 """
 from __future__ import annotations
 
@@ -19,72 +14,6 @@ from conformance.fixture_io import iter_cases, within
 
 FILES = [("bleu", "nltk_research"), ("bleu", "nltk_generated"), ("bleu", "nltk35_generated"),
          ("nist", "nltk_research"), ("nist", "nltk_generated"), ("nist", "seed")]
-
-# NLTK 3.5 behaviours the BLEU family has no knob for yet (reported; see bleu_nltk.py):
-# method4's old formula (i + K/ln L)/d (and so method7), auto_reweigh that also drops the orders
-# (IndexError in method6, ZeroDivisionError on an empty corpus), TypeError on several weight tuples.
-PENDING_35 = "nltk@3.5 needs knobs for NLTK 3.5's method4, auto_reweigh and weight-list behaviour"
-
-
-def _cases() -> list[Any]:
-    params = []
-    for metric, family in FILES:
-        for doc, case in iter_cases(metric, family):
-            params.append(pytest.param(metric, case, id=f"{metric}/{family}/{case['id']}"))
-    return params
-
-
-def _pending_35(case: dict[str, Any]) -> bool:
-    knobs = case["knobs"]
-    weights = knobs.get("weights")
-    return case["profile"] == "nltk@3.5" and (
-        knobs.get("smoothing") in ("method4", "method7") or bool(knobs.get("auto_reweigh"))
-        or bool(weights and isinstance(weights[0], list)))
-
-
-def _run(metric: str, case: dict[str, Any]) -> Any:
-    call = assay.score if case["level"] == "corpus" else assay.sentence_scores
-    return call(metric, case["hyps"], case["refs"], case["profile"], **case["knobs"])
-
-
-def _close(expected: Any, got: Any, tol: dict[str, float]) -> bool:
-    if isinstance(expected, list):
-        return isinstance(got, list) and len(expected) == len(got) and all(
-            _close(e, g, tol) for e, g in zip(expected, got))
-    return within(float(expected), float(got), tol)
-
-
-def _check(metric: str, case: dict[str, Any]) -> None:
-    for exp in case["expected"]:
-        if exp.get("error"):
-            with pytest.raises(ToolBehaviourError) as info:
-                _run(metric, case)
-            assert info.value.tool_error == exp["error"], f"{exp['tool']} {exp['version']} raised {exp['error']}"
-            continue
-        result = _run(metric, case)
-        tol = exp.get("tolerance", {"rel": 1e-9})
-        if isinstance(result, list):
-            values = [s.value for s in result]
-            scores = [s.components.get("scores", [s.value]) for s in result]
-        else:
-            values = result.value
-            scores = result.components.get("scores", [result.value])
-        assert _close(exp["score"], values, tol), f"{exp['tool']} {exp['version']}: expected {exp['score']}, got {values}"
-        want_scores = (exp.get("components") or {}).get("scores")
-        if want_scores is not None:
-            assert _close(want_scores, scores, tol), f"weight tuples: expected {want_scores}, got {scores}"
-
-
-@pytest.mark.parametrize("metric,case", _cases())
-def test_nltk_golden(metric: str, case: dict[str, Any]) -> None:
-    if _pending_35(case):
-        try:
-            _check(metric, case)
-        except (AssertionError, pytest.fail.Exception) as exc:
-            pytest.xfail(f"{PENDING_35} ({str(exc).splitlines()[0][:120]})")
-        return
-    _check(metric, case)
-
 
 def test_fixture_files_are_large_enough() -> None:
     counts = {f"{m}/{f}": sum(1 for _ in iter_cases(m, f)) for m, f in FILES}

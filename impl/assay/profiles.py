@@ -94,7 +94,8 @@ register(Profile(
 register(Profile(
     "bleu", "nltk@3.5", "nltk", ("3.5",),
     dict(_SACREBLEU_BLEU, tokenize="none", smooth_method="float-min", weights=(0.25, 0.25, 0.25, 0.25),
-         zero_precision="skip", per_segment_min_total=1, scale=1, auto_reweigh=False, add_k_unigrams=True),
+         zero_precision="skip", per_segment_min_total=1, scale=1, auto_reweigh=False, add_k_unigrams=True,
+         auto_reweigh_orders="drop", nltk_method4="index", weight_lists="error"),
     "NLTK 3.5: as nltk, but SmoothingFunction.method2 also smooths unigrams (changed in 3.6.2)."))
 register(Profile(
     "bleu", "multi-bleu", "multi-bleu.perl", ("mosesdecoder@34452895f350",),

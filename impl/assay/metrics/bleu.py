@@ -125,6 +125,15 @@ KNOBS = KnobSet(
              str, ("score", "error")),
         Knob("auto_reweigh", False, "NLTK auto_reweigh: uniform weights over hyp_len orders when the "
              "corpus has fewer than 4 hypothesis tokens and weights are (0.25,)*4", parse_bool),
+        Knob("auto_reweigh_orders", "keep", "when auto_reweigh applies: keep = only the weights change, all N "
+             "orders are computed and smoothed (NLTK >= 3.6); drop = only hyp_len orders are computed (so "
+             "smoothing sees hyp_len orders) and an empty corpus raises ZeroDivisionError (NLTK 3.5)", str,
+             ("keep", "drop")),
+        Knob("nltk_method4", "halving", "NLTK method4 on zero-count orders: halving = 1/(2^k*K/ln L)/d "
+             "(NLTK >= 3.6); index = (i + K/ln L)/d with i the 0-based order index (NLTK 3.5)", str,
+             ("halving", "index")),
+        Knob("weight_lists", "scores", "several weight tuples: scores = one score each (NLTK >= 3.6); "
+             "error = TypeError unless nothing matches (NLTK 3.5)", str, ("scores", "error")),
         Knob("chop_unterminated_last_line", False, "drop the last character of a file's last line when it "
              "has no trailing newline (multi-bleu-detok's chop); applies when reading files", parse_bool),
         Knob("scale", 100, "report on 0-100 (sacrebleu, multi-bleu) or 0-1 (NLTK, mteval, d2l)", int, (1, 100)),
@@ -305,6 +314,13 @@ def bleu_from_counts(sys_len: float, ref_len: float, correct: Sequence[float], t
         "ratio": float(sys_len / ref_len) if ref_len > 0 else 0.0,
     }
 
+    tuples = weight_tuples(config.weights)
+    if (config.auto_reweigh and config.auto_reweigh_orders == "drop" and sys_len < 4
+            and tuples is not None and len(tuples) == 1 and tuples[0] == (0.25, 0.25, 0.25, 0.25)):
+        if sys_len == 0:
+            raise ToolBehaviourError("NLTK 3.5 auto_reweigh divides 1 by hyp_len = 0", "ZeroDivisionError")
+        n_max = int(sys_len)            # NLTK 3.5 computes (and smooths) only the reweighed orders
+        correct, total = correct[:n_max], total[:n_max]
     if config.missing_order == "error" and sys_len < n_max:
         raise ToolBehaviourError(
             f"the hypothesis has {int(sys_len)} tokens: d2l's bleu divides by len(pred) - n + 1 = 0 for "
@@ -315,10 +331,11 @@ def bleu_from_counts(sys_len: float, ref_len: float, correct: Sequence[float], t
     if sys_len == 0 or (correct[0] == 0 and config.no_match == "zero"):
         components.update(counts=[_int_if_whole(c) for c in correct], totals=[_int_if_whole(t) for t in total],
                           precisions=[0.0] * n_max, eff_order=n_max)
-        tuples = weight_tuples(config.weights)
-        if tuples is not None and len(tuples) > 1:   # NLTK: a list of 0s, one per weight tuple
-            components["scores"] = [0.0] * len(tuples)
+        if tuples is not None and len(tuples) > 1 and config.weight_lists == "scores":
+            components["scores"] = [0.0] * len(tuples)   # NLTK: a list of 0s, one per weight tuple
         return 0.0, components
+    if tuples is not None and len(tuples) > 1 and config.weight_lists == "error":
+        raise ToolBehaviourError("NLTK 3.5 takes one weight tuple; several raise TypeError", "TypeError")
     # add-k changes the counts that are reported (sacrebleu shows counts/totals with +k)
     if method == "add-k":
         for i in range(n_max):
