@@ -13,7 +13,6 @@
 """
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from pathlib import Path
@@ -46,28 +45,8 @@ except ImportError:  # pragma: no cover - local convenience only
     ASSAY_SOURCE = "working tree (not installed)"
 
 
-def in_ci() -> bool:
-    """True when the ``CI`` environment variable is set to something other than false/0/empty."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-def missing(reason: str) -> None:
-    """A reference tool (or other prerequisite) is missing: fail under CI, skip locally."""
-    if in_ci():
-        pytest.fail(f"{reason} (CI is set: tests that need a reference tool must not skip)", pytrace=False)
-    pytest.skip(reason)
-
-
-def import_tool(module: str, version: str | None = None) -> Any:
-    """Import a reference tool, checking its exact version when given (see :func:`missing`)."""
-    try:
-        mod = importlib.import_module(module)
-    except ImportError as exc:
-        missing(f"reference tool {module} is not installed ({exc})")
-    found = getattr(mod, "__version__", None)
-    if version is not None and found != version:
-        missing(f"reference tool {module}=={version} is needed, found {found}")
-    return mod
+from conformance.references.availability import in_ci, missing  # noqa: E402
+from conformance.references.availability import require as import_tool  # noqa: E402
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

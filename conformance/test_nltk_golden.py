@@ -34,15 +34,8 @@ def test_fixtures_record_their_provenance() -> None:
 
 
 # ------------------------------------------------------------------ seed 000 worked example
-PAPINENI_HYPS = [
-    "It is a guide to action which ensures that the military always obeys the commands of the party",
-    "It is to insure the troops forever hearing the activity guidebook that party direct",
-]
-PAPINENI_REFS = [
-    "It is a guide to action that ensures that the military will forever heed Party commands",
-    "It is the guiding principle which guarantees the military forces always being under the command of the Party",
-    "It is the practical guide for the army always to heed the directions of the party",
-]
+from conformance.references.nltk_ref import PAPINENI_HYPS, PAPINENI_REFS  # noqa: E402
+
 STREAMS = [[r, r] for r in PAPINENI_REFS]
 
 

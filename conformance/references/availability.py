@@ -9,16 +9,25 @@ import pytest
 
 
 def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() == "true"
+    """True when ``CI`` is set to anything but false/0/no/empty (CI runs with ``CI=true``)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
-def require(module_name: str, hint: str = "") -> ModuleType:
-    """Import a reference tool; missing → ``pytest.fail`` under CI=true, ``pytest.skip`` locally."""
+def missing(reason: str) -> None:
+    """A reference tool (or other prerequisite) is missing: fail under CI, skip locally."""
+    if in_ci():
+        pytest.fail(f"{reason} (CI is set: tests that need a reference tool must not skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+def require(module_name: str, version: str | None = None, hint: str = "run: tox -e refs") -> ModuleType:
+    """Import a reference tool (checking its exact version when given), else :func:`missing`."""
     try:
-        return importlib.import_module(module_name)
+        module = importlib.import_module(module_name)
     except ImportError as exc:
-        message = f"reference tool {module_name!r} is not installed ({exc}); {hint or 'run: tox -e refs'}"
-        if in_ci():
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-        raise  # unreachable
+        missing(f"reference tool {module_name!r} is not installed ({exc}); {hint}")
+        raise  # unreachable: missing() raises
+    found = getattr(module, "__version__", None)
+    if version is not None and found != version:
+        missing(f"reference tool {module_name}=={version} is needed, found {found}; {hint}")
+    return module

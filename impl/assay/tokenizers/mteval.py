@@ -22,8 +22,9 @@ Pipeline per segment, in this order:
    ``<SKIPPED>`` is not removed when mteval lowercases). mteval lowercases unless ``-c``:
    the default tokenizer with ASCII ``tr/A-Z/a-z/`` (``ÉCOLE`` -> ``École``), the international
    one with Perl ``lc`` (``ÉCOLE`` -> ``école``; Perl has no final-sigma rule: ``ΟΔΟΣ`` ->
-   ``οδοσ``, Python's ``lower()`` gives ``οδος``). The metric passes ``lowercase='ascii'`` or
-   ``'unicode'`` (``'unicode'`` means Perl ``lc`` here) or ``None`` (``-c``). Lowercasing
+   ``οδοσ``, Python's ``lower()`` gives ``οδος``). The metric passes ``lowercase='ascii'``,
+   ``'perl'`` (``'unicode'`` is accepted as a synonym: mteval has no other Unicode lowercasing)
+   or ``None`` (``-c``). Lowercasing
    commutes with the rewrite rules that follow (no case mapping changes a character's
    P/S/N class or touches ASCII punctuation; checked on every code point).
 4. Rewrite rules: default = the 13a regex rules 4a-4d (see :mod:`assay.tokenizers.tok_13a`) on

@@ -8,9 +8,9 @@ else stays inside tokens, so NBSP, thin space, U+3000 and U+001C-U+001F do **not
 (research case G29: raw multi-bleu BLEU 0 where sacrebleu ``none`` gives 100).
 
 Lowercasing: multi-bleu.perl's ``-lc`` is byte ``lc``, i.e. ASCII only (``lowercase='ascii'``;
-``ÉCOLE`` -> ``École``, research case G28). ``lowercase='unicode'`` is honoured as Perl ``lc`` on
-decoded text (what multi-bleu-detok.perl's ``-lc`` does; no final-sigma rule, see
-:func:`assay.tokenizers.base.perl_lc`), before splitting. Lines are taken as given: reading a file
+``ÉCOLE`` -> ``École``, research case G28). ``lowercase='perl'`` (or ``'unicode'``: a Perl tool
+has no other Unicode lowercasing) is Perl ``lc`` on decoded text, as multi-bleu-detok.perl's
+``-lc`` does (no final-sigma rule, see :func:`assay.tokenizers.base.perl_lc`), before splitting. Lines are taken as given: reading a file
 must split it on ``\\n`` only (``str.splitlines`` would also split on U+001C-U+001E, U+0085 and
 U+2028/9, which multi-bleu.perl keeps inside a line).
 """
