@@ -138,9 +138,11 @@ def seed_cases() -> list[dict[str, Any]]:
     out = [_case("seed003/sacrebleu-readme", "seed 003 quotes sacrebleu's README example (2 reference streams)",
                  "sacrebleu", {}, "corpus", hyps, refs, _expected(res, version, {}, "corpus"))]
     d2l = {1: 0.7322950476607851, 2: 0.6814773296495302, 3: 0.5940339360503315, 4: 0.0}
-    for k, value in d2l.items():
-        out.append({"id": f"seed002/d2l-k{k}", "note": "seed 002's d2l worked example: label A B C D E F, pred A B B C D",
-                    "profile": "d2l", "knobs": {"max_ngram_order": k}, "level": "sentence",
+    for (k, value), profile in ((kv, p) for p in ("d2l", "d2l@2021") for kv in d2l.items()):
+        out.append({"id": f"seed002/{profile}-k{k}",
+                    "note": "seed 002's d2l worked example (printed by the pre-2022 code; the current d2l-en "
+                            "code gives the same values, as the prediction has more than k tokens)",
+                    "profile": profile, "knobs": {"max_ngram_order": k}, "level": "sentence",
                     "hyps": ["A B B C D"], "refs": [["A B C D E F"]],
                     "expected": [{"tool": "d2l bleu (seed 002 worked example)", "version": "seed-002",
                                   "command": f"bleu(label.split(), pred.split(), k={k}) as printed in the seed",

@@ -2,6 +2,9 @@
 
     PYTHONHASHSEED=0 python conformance/regen_tokenizers.py [--research PATH] [--no-probe]
 
+(sacrebleu 2.6.0 must be importable; MeCab + ipadic optional. The research file defaults to
+../shared/research/bleu_golden.json beside the checkout.)
+
 Runs sacrebleu 2.6.0's tokenizers (13a, intl, zh, char, none, and ja-mecab when MeCab and ipadic
 import) on the input strings below and records every output with the tool, its version and the
 call. Two call paths are recorded:
@@ -107,9 +110,8 @@ def _mecab_available() -> bool:
     return True
 
 
-def _research_inputs(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
-    if not path.exists():
-        print(f"regen_tokenizers: {path} not found; research inputs left out", file=sys.stderr)
+def _research_inputs(path: Path | None) -> tuple[list[str], list[dict[str, Any]]]:
+    if path is None:
         return [], []
     cases = json.loads(path.read_text(encoding="utf-8"))
     seen: list[str] = []
@@ -151,6 +153,8 @@ def probe_zh() -> list[list[int]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--research", type=Path, default=RESEARCH, help="bleu_golden.json of the research")
+    parser.add_argument("--no-research", action="store_true",
+                        help="leave the research cases out (the golden test then fails: it expects them)")
     parser.add_argument("--no-probe", action="store_true", help="skip the zh probe (keeps the stored one)")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
@@ -171,7 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("regen_tokenizers: MeCab/ipadic not importable; ja-mecab left out", file=sys.stderr)
 
-    research_inputs, research_cases = _research_inputs(args.research)
+    if not args.no_research and not args.research.exists():
+        print(f"regen_tokenizers: {args.research} not found (pass --research PATH, or --no-research)",
+              file=sys.stderr)
+        return 2
+    research_inputs, research_cases = _research_inputs(None if args.no_research else args.research)
     inputs: list[str] = []
     for s in [*research_inputs, *HANDWRITTEN, *_random_inputs(300)]:
         if s not in inputs and not any(0xD800 <= ord(c) <= 0xDFFF for c in s):

@@ -118,11 +118,18 @@ register(Profile(
     "bleu", "mteval-v14", "mteval-v14.pl", ("mosesdecoder@34452895f350",), _MTEVAL_BLEU,
     "NIST mteval-v14.pl BLEU: as v13a (scores equal); v14 survives an empty system output."))
 register(Profile(
-    "bleu", "d2l", "d2l (seed 002)", ("seed-002",),
+    "bleu", "d2l", "d2l (d2l-ai/d2l-en)", ("d2l-ai/d2l-en@23d7a5aeccee",),
+    dict(_SACREBLEU_BLEU, tokenize="space", smooth_method="none", weights="halving", missing_order="one",
+         scale=1),
+    "Dive-into-Deep-Learning bleu(pred_seq, label_seq, k): str.split(' ') tokens, weights 1/2^n, "
+    "BP exp(min(0, 1 - len(label)/len(pred))), one reference; orders above len(pred) are skipped "
+    "(since d2l-en 03f5ae51, 2022).", max_refs=1))
+register(Profile(
+    "bleu", "d2l@2021", "d2l (seed 002)", ("seed-002",),
     dict(_SACREBLEU_BLEU, tokenize="none", smooth_method="none", weights="halving", missing_order="error",
          scale=1),
-    "Dive-into-Deep-Learning sentence BLEU: weights 1/2^n, BP exp(min(0, 1 - len(label)/len(pred))), "
-    "one reference; len(pred) = n-1 raises ZeroDivisionError.", max_refs=1))
+    "d2l's bleu before 2022 (the version seed 002 prints): every order up to k, so a hypothesis shorter "
+    "than k tokens divides by len(pred) - n + 1 = 0 (ZeroDivisionError).", max_refs=1))
 
 # --------------------------------------------------------------------------- NIST
 _MTEVAL_NIST = dict(tokenize="mteval-13a", lowercase=True, lowercase_mode="ascii", max_ngram_order=5,

@@ -14,6 +14,7 @@ _REGISTRY: dict[str, str] = {
     "intl": "intl:TokenizerIntl",
     "zh": "zh:TokenizerZh",
     "char": "char:TokenizerChar",
+    "space": "space:TokenizerSpace",
     "ja-mecab": "ja_mecab:TokenizerJaMecab",
     "multi-bleu": "multi_bleu:TokenizerMultiBleu",
     "mteval-13a": "mteval:TokenizerMteval13a",

@@ -109,9 +109,14 @@ def distinct_batch(lines: Sequence[str], batch: Callable[[list[str]], list[list[
 class Tokenizer:
     """Base class: subclasses set ``name`` and ``signature_name`` and implement ``tokenize``.
 
-    ``tokenize(line)`` returns the tokenised string (tokens separated by spaces) the way the
-    reference tool prints it; ``tokenize_lines`` applies lowercasing (before tokenising unless
-    a subclass says otherwise) and splits, for a whole corpus at once.
+    - ``tokenize(line)``: the bare tokenizer call, the string the reference tool's tokenizer
+      returns (sacrebleu: ``Tokenizer13a()(line)``; mteval: the tokens of ``-c``);
+    - ``tokenize_segment(line, lowercase)``: the tokens the tool's *metric* scores, with the
+      tool's own lowercasing point and pre-processing (sacrebleu's BLEU lowercases, then
+      ``rstrip()``s, then tokenises; mteval lowercases between its rewrite steps), split the
+      tool's way;
+    - ``tokenize_lines(lines, lowercase)``: ``tokenize_segment`` for a whole corpus, usually in one
+      pass; it must equal the per-segment results exactly (property-tested).
     """
 
     name: str = ""

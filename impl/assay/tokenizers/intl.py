@@ -20,12 +20,18 @@ counts as a number) is: every mark of the run becomes its own token, except (k =
 numbers) the run stays glued to both (``3.5``, ``2019.``) and (k >= 2, R a number) the last mark
 stays glued to R when rule 1 did not match it: ``k`` even and L not a number, or ``k`` odd and L
 a number (``a..5`` -> ``a . .5``). Symbols are neither P nor N, so rule 3 commutes with 1-2.
-One ``regex`` pass with a small callback per punctuation run does all three rules;
+So the engine (1) finds the only places where that default can be wrong, a mark followed by a
+number, with one ``re`` scan and a small callback that looks at the run, and parks the marks that
+stay glued behind private-use placeholders; (2) isolates every mark and symbol with one
+``re.split``; (3) puts the parked marks back. The classes are the installed ``regex`` module's
+``\\p{P}``/``\\p{S}``/``\\p{N}`` (read off every code point once, on first use), compiled for
+``re`` on the Basic Multilingual Plane; text with astral characters uses ``regex`` patterns.
 ``reference_tokenize`` is the literal three-regex version, used as the oracle in tests.
 
 ``tokenize_lines`` joins the corpus with a separator that is a number character (``²``, ``³``,
-``¹``, ``¼``, ``½``, ``¾``, …; the first one absent from the corpus), so every segment boundary
-behaves exactly like a string end, runs the pass once and cuts at the separator.
+``¹``, ``¼``, ``½``, ``¾``, …; the first one absent from the corpus), so every segment start
+behaves exactly like a string start; a lone mark after a number at a segment end (``2019.``) is
+parked before joining. The result is cut at the separator.
 """
 from __future__ import annotations
 
