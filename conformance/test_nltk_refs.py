@@ -206,8 +206,6 @@ def test_nltk35_corpus_bleu(nltk35, data, method, weights):
 
 
 @pytest.mark.legacy("nltk35")
-@pytest.mark.xfail(reason="nltk@3.5 has no knobs yet for 3.5's method4 formula and auto_reweigh order "
-                          "truncation (reported; bleu_nltk.py implements the formula)", strict=False)
 @settings(deadline=None, max_examples=60)
 @given(corpus(max_segments=4, max_refs=3), st.sampled_from([4, 7]), st.booleans())
 def test_nltk35_method4_and_auto_reweigh(nltk35, data, method, auto_reweigh):
