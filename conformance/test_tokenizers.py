@@ -344,7 +344,8 @@ def test_fast_engines_equal_literal_rules_any_unicode(text: str) -> None:
 @relaxed
 @given(lines=corpus)
 def test_split_output_has_no_whitespace(lines: list[str]) -> None:
-    for name in BATCH_TOKENIZERS:
+    # the whitespace-splitting tokenizers of this module (``space`` keeps empty tokens by design)
+    for name in ("none", "13a", "intl", "zh", "char", "multi-bleu", "mteval-13a", "mteval-intl"):
         spaces = ASCII_SPACE_CHARS if name == "multi-bleu" else PERL_SPACE_CHARS
         for toks in get_tokenizer(name).tokenize_lines(lines):
             assert all(t and not any(c in spaces for c in t) for t in toks), name

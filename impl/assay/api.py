@@ -90,7 +90,7 @@ def score_from_stats(metric: str, stats: SegmentStats, config: Config, profile: 
     return _make_score(family, value, components, config, profile, nrefs, width)
 
 
-def _make_score(family: Any, value: float, components: dict[str, Any], config: Config, profile: Profile,
+def _make_score(family: Any, value: float, components: Any, config: Config, profile: Profile,
                 nrefs: str, width: int | None, signature: str | None = None) -> Score:
     if signature is None:
         signature = family.signature(config, profile.name, nrefs, profile.tool_version)
@@ -99,7 +99,7 @@ def _make_score(family: Any, value: float, components: dict[str, Any], config: C
         args = (s.value, s.components, s.config, s.profile, s.signature, width)
         return family.format_text(*args), family.tool_json(*args)
 
-    return Score(family.name, value, components, config, profile.name, signature, render)
+    return Score(family.name, value, config, profile.name, signature, render, components)
 
 
 def score(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,

@@ -21,11 +21,17 @@ class Score:
 
     metric: str
     value: float
-    components: dict[str, Any]
     config: Config
     profile: str | None
     signature: str
     render: Callable[["Score"], tuple[str, dict[str, Any] | None]] | None = field(default=None, repr=False)
+    components_source: dict[str, Any] | Callable[[], dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def components(self) -> dict[str, Any]:
+        """Intermediate values; built on first use when the source is lazy (sentence scores)."""
+        src = self.components_source
+        return src() if callable(src) else src
 
     @cached_property
     def _rendered(self) -> tuple[str, dict[str, Any] | None]:

@@ -34,8 +34,9 @@ class MetricFamily(ABC):
     def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
         """The corpus score (tool scale) and its components from the rows."""
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, dict[str, Any]]]:
-        """Each row scored alone; families override with a vectorised version."""
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+        """Each row scored alone: (value, components dict or a zero-argument function building it).
+        Families override with a vectorised version."""
         return [self.score_stats(stats.row(i), config) for i in range(len(stats))]
 
     @abstractmethod

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import sys
+from functools import partial
 from typing import Any, Sequence
 
 import numpy as np
@@ -229,16 +230,17 @@ class Bleu(MetricFamily):
         raw_correct, raw_total = rows[:, 2:2 + n], rows[:, 2 + n:2 + 2 * n]
         scores, comp = bleu_rows(rows[:, 0], rows[:, 1], raw_correct, raw_total, config)
         zero = comp["early"]
-        out = []
-        for i in range(len(rows)):
+
+        def components(i: int) -> dict[str, Any]:
             counts, totals = (raw_correct[i], raw_total[i]) if zero[i] else (comp["counts"][i], comp["totals"][i])
             ref_len = float(rows[i, 1])
-            out.append((float(scores[i]), {
-                "sys_len": int(rows[i, 0]), "ref_len": ref_len if ref_len % 1 else int(ref_len),
-                "bp": float(comp["bp"][i]), "ratio": float(comp["ratio"][i]),
-                "counts": [_int_if_whole(c) for c in counts.tolist()],
-                "totals": [_int_if_whole(t) for t in totals.tolist()],
-                "precisions": comp["precisions"][i].tolist(), "eff_order": int(comp["eff_order"][i])}))
+            return {"sys_len": int(rows[i, 0]), "ref_len": ref_len if ref_len % 1 else int(ref_len),
+                    "bp": float(comp["bp"][i]), "ratio": float(comp["ratio"][i]),
+                    "counts": [_int_if_whole(c) for c in counts.tolist()],
+                    "totals": [_int_if_whole(t) for t in totals.tolist()],
+                    "precisions": comp["precisions"][i].tolist(), "eff_order": int(comp["eff_order"][i])}
+
+        out = [(value, partial(components, i)) for i, value in enumerate(scores.tolist())]
         return out
 
     # ------------------------------------------------------------------ presentation

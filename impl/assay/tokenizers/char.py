@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .base import Lowercase, Tokenizer, lowercase_text
+from .base import Lowercase, Tokenizer, distinct_batch, lowercase_text
 
 
 class TokenizerChar(Tokenizer):
@@ -25,6 +25,10 @@ class TokenizerChar(Tokenizer):
         return list("".join(lowercase_text(line, lowercase).split()))
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
+
+    @staticmethod
+    def _batch(lines: list[str], lowercase: Lowercase) -> list[list[str]]:
         if lowercase is not None:
             lines = [lowercase_text(line, lowercase) for line in lines]
         return [list("".join(line.split())) for line in lines]

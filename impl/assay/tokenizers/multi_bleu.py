@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .base import Lowercase, Tokenizer, ascii_split, lowercase_text, perl_lc
+from .base import Lowercase, Tokenizer, ascii_split, distinct_batch, lowercase_text, perl_lc
 
 
 def _lower(text: str, lowercase: Lowercase) -> str:
@@ -39,4 +39,4 @@ class TokenizerMultiBleu(Tokenizer):
         return ascii_split(_lower(line, lowercase))
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
-        return [ascii_split(_lower(line, lowercase)) for line in lines]
+        return distinct_batch(lines, lambda distinct: [ascii_split(_lower(line, lowercase)) for line in distinct])
