@@ -57,6 +57,14 @@ def write_fixture_file(metric: str, family: str, cases: list[dict[str, Any]], de
     return path
 
 
+def write_specs(specs: list[dict[str, Any]]) -> None:
+    """Write fixture-file specs ``{"metric", "family", "cases", "description", "generated_by"}``."""
+    for spec in specs:
+        path = write_fixture_file(spec["metric"], spec["family"], spec["cases"], spec["description"],
+                                  spec["generated_by"])
+        print(f"wrote {path} ({len(spec['cases'])} cases)")
+
+
 def load_fixture_file(path: Path) -> dict[str, Any]:
     doc = json.loads(path.read_text(encoding="utf-8"))
     if doc.get("format") != FORMAT:

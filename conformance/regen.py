@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.fixture_io import write_fixture_file  # noqa: E402
+from conformance.fixture_io import write_specs  # noqa: E402
 
 
 def main() -> int:
@@ -53,10 +53,7 @@ def main() -> int:
         specs += regen_d2l.build_fixtures(args.d2l_source, args.d2l_commit, args.d2l_repo, args.d2l_path)
     elif "d2l" in only:
         print("regen: skipping d2l (no --d2l-source given)", file=sys.stderr)
-    for spec in specs:
-        path = write_fixture_file(spec["metric"], spec["family"], spec["cases"], spec["description"],
-                                  spec["generated_by"])
-        print(f"wrote {path} ({len(spec['cases'])} cases)")
+    write_specs(specs)
     return 0
 
 

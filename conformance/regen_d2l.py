@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.fixture_io import write_fixture_file  # noqa: E402
+from conformance.fixture_io import write_specs  # noqa: E402
 from conformance.generate import generate_corpus  # noqa: E402
 
 TOLERANCE = {"rel": 1e-9, "abs": 1e-15}
@@ -117,10 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--path", default="d2l/torch.py", help="the file's path inside the repo")
     parser.add_argument("--seeds", type=int, default=DEFAULT_SEEDS)
     args = parser.parse_args(argv)
-    for spec in build_fixtures(args.source, args.commit, args.repo, args.path, args.seeds):
-        out = write_fixture_file(spec["metric"], spec["family"], spec["cases"], spec["description"],
-                                 spec["generated_by"])
-        print(f"wrote {out} ({len(spec['cases'])} cases)")
+    write_specs(build_fixtures(args.source, args.commit, args.repo, args.path, args.seeds))
     return 0
 
 

@@ -463,12 +463,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return subprocess.call([sys.executable, "-m", "conformance.references.nltk_ref", *args], env=env,
                                cwd=str(ROOT))
     sys.path.insert(0, str(ROOT))
-    from conformance.fixture_io import write_fixture_file
+    from conformance.fixture_io import write_specs
     legacy = args[0] if args else None
-    for spec in build_fixtures(legacy):
-        path = write_fixture_file(spec["metric"], spec["family"], spec["cases"], spec["description"],
-                                  spec["generated_by"])
-        print(f"wrote {path} ({len(spec['cases'])} cases)")
+    write_specs(build_fixtures(legacy))
     return 0
 
 
