@@ -7,10 +7,8 @@ U+001C-U+001F and all Unicode spaces; Perl's ``split`` on bytes splits ASCII whi
 """
 from __future__ import annotations
 
-import gc
 import re
-from contextlib import contextmanager
-from typing import Callable, Iterator, Literal, Sequence
+from typing import Callable, Literal, Sequence
 
 Lowercase = Literal["unicode", "perl", "ascii"] | None
 
@@ -96,34 +94,12 @@ def choose_separator(lines: Sequence[str], candidates: str, glue: str = "{}") ->
     return None
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a corpus's token lists are built.
-
-    Building tens of thousands of lists makes CPython run full collections that walk every live
-    object (15-30 % of the list building, measured); token lists hold only strings, so no cycle
-    is missed, only collected later. The collector is re-enabled only if it was enabled
-    on entry (a caller that disabled it keeps it disabled; nested or concurrent uses end with the
-    collector in the state the outermost caller found it)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def distinct_batch(lines: Sequence[str], batch: Callable[[list[str]], list[list[str]]]) -> list[list[str]]:
-    """``batch(lines)`` with the garbage collector paused, computed on the distinct lines only
-    when at most half of them are distinct (a reference repeated against several systems; below
-    that the bookkeeping costs more than it saves). Every returned list is a fresh object, so
-    callers may mutate them. Nothing is kept after the call."""
-    with gc_paused():
-        return _distinct_batch(list(lines), batch)
-
-
-def _distinct_batch(lines: list[str], batch: Callable[[list[str]], list[list[str]]]) -> list[list[str]]:
+    """``batch(lines)``, computed on the distinct lines only when at most half of them are
+    distinct (a reference repeated against several systems; below that the bookkeeping costs
+    more than it saves). Every returned list is a fresh object, so callers may mutate them.
+    Nothing is kept after the call."""
+    lines = list(lines)
     distinct = list(dict.fromkeys(lines))
     if len(distinct) * 2 > len(lines):
         return batch(lines)
