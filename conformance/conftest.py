@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover - local convenience only
     ASSAY_SOURCE = "working tree (not installed)"
 
 
-from conformance.references.availability import in_ci, missing  # noqa: E402
+from conformance.references.availability import in_ci  # noqa: E402
 from conformance.references.availability import require as import_tool  # noqa: E402
 
 

@@ -4,13 +4,12 @@ The cases themselves are reproduced by the generic runner in test_golden.py.
 """
 from __future__ import annotations
 
-from typing import Any
 
 import pytest
 
 import assay
 from assay.errors import InputError, KnobError, ToolBehaviourError
-from conformance.fixture_io import iter_cases, within
+from conformance.fixture_io import iter_cases
 
 FILES = [("bleu", "nltk_research"), ("bleu", "nltk_generated"), ("bleu", "nltk35_generated"),
          ("nist", "nltk_research"), ("nist", "nltk_generated"), ("nist", "seed")]

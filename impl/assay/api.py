@@ -37,7 +37,8 @@ def normalize_refs(hyps: Sequence[Any], refs: Any, orientation: str = "streams")
     if orientation not in ("streams", "segments"):
         raise InputError(f"refs_orientation must be 'streams' or 'segments', got {orientation!r}")
     if isinstance(hyps, str) or not isinstance(hyps, Sequence):
-        raise InputError(f"hyps must be a list of segments, not a single string" if isinstance(hyps, str) else f"hyps must be a list of segments, not {type(hyps).__name__}")
+        what = "a single string" if isinstance(hyps, str) else type(hyps).__name__
+        raise InputError(f"hyps must be a list of segments, not {what}")
     if isinstance(refs, str) or not isinstance(refs, Sequence) or len(refs) == 0:
         raise InputError("refs must be a non-empty list of reference streams (one list per reference file)")
     token_mode = is_pretokenized(hyps)

@@ -20,7 +20,7 @@ from .errors import AssayError, KnobError
 from .io import check_aligned, read_segments
 from .knobs import describe
 from .metrics import METRIC_NAMES, get_family
-from .profiles import DEFAULT_PROFILE, get_profile, profiles_of
+from .profiles import DEFAULT_PROFILE, profiles_of
 
 
 def build_parser() -> argparse.ArgumentParser:

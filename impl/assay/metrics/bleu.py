@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import InputError, KnobError, ToolBehaviourError
+from ..errors import KnobError, ToolBehaviourError
 from ..knobs import Alias, Config, Knob, KnobSet, parse_bool, parse_optional_float
 from ..stats import SegmentStats
 from ..tokenizers import TOKENIZER_NAMES
