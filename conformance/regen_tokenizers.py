@@ -33,6 +33,7 @@ import random
 import sys
 from pathlib import Path
 from typing import Any
+from conformance.references.availability import importable
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "fixtures" / "tokenizers" / "sacrebleu.json"
@@ -101,14 +102,6 @@ def _load(tok: str) -> Any:
     return getattr(importlib.import_module(module), cls)()
 
 
-def _mecab_available() -> bool:
-    try:
-        importlib.import_module("MeCab")
-        importlib.import_module("ipadic")
-    except ImportError:
-        return False
-    return True
-
 
 def _research_inputs(path: Path | None) -> tuple[list[str], list[dict[str, Any]]]:
     if path is None:
@@ -168,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     tokenizers = ["13a", "intl", "zh", "char", "none"]
     tools = {"sacrebleu": version, "regex": importlib.import_module("regex").__version__}
-    if _mecab_available():
+    if importable("MeCab", "ipadic"):
         tokenizers.append("ja-mecab")
         from importlib.metadata import version as dist_version
         tools.update({"mecab-python3": dist_version("mecab-python3"), "ipadic": dist_version("ipadic")})

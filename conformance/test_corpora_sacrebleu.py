@@ -12,7 +12,7 @@ import pytest
 
 import assay
 from conformance.fixture_io import within
-from conformance.references.availability import require
+from conformance.references.availability import importable, require
 
 pytestmark = [pytest.mark.refs, pytest.mark.corpora]
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
@@ -44,7 +44,7 @@ def test_every_pair_tokenizer_smoothing_and_reference_count(corpora_dir: Path) -
     checked = 0
     for name, ref_paths, hyp_path in pairs:
         hyps = _read(hyp_path)
-        tokenizers = TOKENIZERS + (("ja-mecab",) if "-ja" in name and _has_mecab() else ())
+        tokenizers = TOKENIZERS + (("ja-mecab",) if "-ja" in name and importable("MeCab", "ipadic") else ())
         for nrefs in sorted({1, min(2, len(ref_paths))}):
             refs = [_read(p) for p in ref_paths[:nrefs]]
             for tok in tokenizers:
@@ -65,11 +65,3 @@ def test_every_pair_tokenizer_smoothing_and_reference_count(corpora_dir: Path) -
                         checked += 1
     assert checked >= len(pairs) * len(TOKENIZERS) * len(SMOOTH)
 
-
-def _has_mecab() -> bool:
-    try:
-        import MeCab  # noqa: F401
-        import ipadic  # noqa: F401
-    except ImportError:
-        return False
-    return True

@@ -12,7 +12,6 @@
 """
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import subprocess
@@ -32,6 +31,7 @@ from assay.tokenizers.base import (ASCII_SPACE_CHARS, PERL_SPACE_CHARS, ascii_sp
                                    lowercase_text, perl_lc, perl_split)
 from assay.tokenizers.ja_mecab import TokenizerJaMecab
 from conformance.fixture_io import FIXTURES
+from conformance.references.availability import importable
 
 FIXTURE = FIXTURES / "tokenizers" / "sacrebleu.json"
 DOC: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))
@@ -40,14 +40,6 @@ BY_GROUP: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
 for _case in CASES:
     BY_GROUP[(_case["tokenizer"], _case["path"])].append(_case)
 
-
-def _mecab_importable() -> bool:
-    try:
-        importlib.import_module("MeCab")
-        importlib.import_module("ipadic")
-    except ImportError:
-        return False
-    return True
 
 
 def lookup(tokenizer: str, text: str, path: str = "tokenizer", lowercase: str | None = None) -> str:
@@ -71,7 +63,7 @@ def test_fixture_provenance() -> None:
 @pytest.mark.parametrize("group", sorted(BY_GROUP), ids=lambda g: f"{g[0]}-{g[1]}")
 def test_golden(group: tuple[str, str]) -> None:
     name, path = group
-    if name == "ja-mecab" and not _mecab_importable():
+    if name == "ja-mecab" and not importable("MeCab", "ipadic"):
         pytest.skip("ja-mecab is an optional extra (pip install 'assay-metrics[ja]'); "
                     "the refs env checks it against live sacrebleu")
     tok = get_tokenizer(name)
@@ -91,7 +83,7 @@ def test_golden(group: tuple[str, str]) -> None:
 def test_golden_batch_equals_fixture() -> None:
     """The corpus-at-once path on the whole fixture (one big batch per tokenizer)."""
     for (name, path), cases in BY_GROUP.items():
-        if path != "bleu" or (name == "ja-mecab" and not _mecab_importable()):
+        if path != "bleu" or (name == "ja-mecab" and not importable("MeCab", "ipadic")):
             continue
         for lowercase in (None, "unicode"):
             sub = [c for c in cases if c["lowercase"] == lowercase]

@@ -5,7 +5,15 @@ import importlib
 import os
 from types import ModuleType
 
-import pytest
+
+def importable(*module_names: str) -> bool:
+    """True when every named module imports (e.g. ``importable("MeCab", "ipadic")`` for ja-mecab)."""
+    try:
+        for name in module_names:
+            importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
 
 
 def in_ci() -> bool:
@@ -15,6 +23,7 @@ def in_ci() -> bool:
 
 def missing(reason: str) -> None:
     """A reference tool (or other prerequisite) is missing: fail under CI, skip locally."""
+    import pytest  # only tests call this; regen scripts import this module without pytest
     if in_ci():
         pytest.fail(f"{reason} (CI is set: tests that need a reference tool must not skip)", pytrace=False)
     pytest.skip(reason)
