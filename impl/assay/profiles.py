@@ -38,7 +38,10 @@ class Profile:
 _PROFILES: dict[tuple[str, str], Profile] = {}
 
 
-def register(profile: Profile) -> Profile:
+def register(profile: Profile, default: bool = False) -> Profile:
+    """Add a profile; ``default=True`` makes it the metric's default profile."""
+    if default:
+        DEFAULT_PROFILE[profile.metric] = profile.name
     _PROFILES[(profile.metric, profile.name)] = Profile(
         profile.metric, profile.name, profile.tool, profile.tool_versions,
         MappingProxyType(dict(profile.knobs)), profile.description,
@@ -49,6 +52,7 @@ def register(profile: Profile) -> Profile:
 def get_profile(metric: str, name: str | None) -> Profile:
     """The profile ``name`` of ``metric`` (``metric/name`` is accepted too); default profile if None."""
     metric = metric.lower()
+    _load_profiles_of(metric)
     if name is None:
         name = DEFAULT_PROFILE.get(metric)
         if name is None:
@@ -64,11 +68,20 @@ def get_profile(metric: str, name: str | None) -> Profile:
         raise KnobError(f"unknown profile {name!r} for metric {metric!r}; known: {known}") from None
 
 
+def _load_profiles_of(metric: str) -> None:
+    """Families outside this file register their profiles when their module is imported."""
+    from .metrics import get_family  # local: metrics imports this module
+    get_family(metric)
+
+
 def profiles_of(metric: str | None = None) -> list[Profile]:
+    from .metrics import METRIC_NAMES
+    for name in ([metric.lower()] if metric else METRIC_NAMES):
+        _load_profiles_of(name)
     return [p for (m, _), p in _PROFILES.items() if metric is None or m == metric.lower()]
 
 
-DEFAULT_PROFILE = {"bleu": "sacrebleu", "nist": "mteval-v13a"}
+DEFAULT_PROFILE: dict[str, str] = {"bleu": "sacrebleu", "nist": "mteval-v13a"}
 
 # --------------------------------------------------------------------------- BLEU
 _SACREBLEU_BLEU = dict(tokenize="13a", lowercase=False, lowercase_mode="unicode", smooth_method="exp",

@@ -9,6 +9,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, Sequence
 
+import numpy as np
+
+from ..errors import KnobError
 from ..knobs import Config, KnobSet
 from ..stats import SegmentStats
 
@@ -38,6 +41,16 @@ class MetricFamily(ABC):
         """Each row scored alone: (value, components dict or a zero-argument function building it).
         Families override with a vectorised version."""
         return [self.score_stats(stats.row(i), config) for i in range(len(stats))]
+
+    def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
+        """Vectorised corpus scores for many resampled corpora (significance testing).
+
+        ``sums[k]`` is the column-wise sum of the segment rows of resample ``k`` (shape
+        ``(n_resamples, n_columns)``); the result holds one corpus score per resample, on the
+        tool's scale, equal to ``score_stats`` on those rows. Families whose corpus score is not a
+        function of summed rows under ``config`` raise :class:`KnobError`.
+        """
+        raise KnobError(f"{self.name}: corpus score is not a function of summed statistics")
 
     @abstractmethod
     def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
