@@ -18,13 +18,14 @@ from assay.io import SegmentFile
 from conformance.fixture_io import FIXTURES, iter_cases, within
 
 PY_EXCEPTION = re.compile(r"^[A-Z]\w*(Error|Exception)$")
+#: fixture folders with their own shape and their own tests (not ``assay.score`` cases)
+NOT_SCORE_FIXTURES = ("sample", "tokenizers", "significance")
 TOOL_COMPONENT_NAMES = {"hyp_len": "sys_len"}  # multi-bleu.perl's name -> assay's component
-
 
 
 def _all_cases() -> list[Any]:
     params = []
-    for metric_dir in sorted(p for p in FIXTURES.iterdir() if p.is_dir() and p.name not in ("sample", "tokenizers")):
+    for metric_dir in sorted(p for p in FIXTURES.iterdir() if p.is_dir() and p.name not in NOT_SCORE_FIXTURES):
         for doc, case in iter_cases(metric_dir.name):
             params.append(pytest.param(doc["metric"], case, id=f"{doc['metric']}/{doc['family']}/{case['id']}"))
     return params
