@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 _FAMILIES: dict[str, str] = {
     "bleu": "bleu:FAMILY",
     "nist": "nist:FAMILY",
+    "cider": "cider:FAMILY",
 }
 
 METRIC_NAMES: tuple[str, ...] = tuple(_FAMILIES)
