@@ -144,6 +144,14 @@ register(Profile(
     "d2l's bleu before 2022 (the version seed 002 prints): every order up to k, so a hypothesis shorter "
     "than k tokens divides by len(pred) - n + 1 = 0 (ZeroDivisionError).", max_refs=1))
 
+register(Profile(
+    "bleu", "coco", "pycocoevalcap", ("1.2",),
+    dict(_SACREBLEU_BLEU, tokenize="none", smooth_method="none", missing_order="one", no_match="smooth",
+         ref_length="closest", scale=1, epsilon="coco"),
+    "pycocoevalcap Bleu(4) (BleuScorer, option 'closest'): str.split() of pre-tokenised captions (COCOEvalCap "
+    "runs PTBTokenizer first), p_n = (correct+1e-15)/(total+1e-9), ratio (c+1e-15)/(r+1e-9); value Bleu_4, "
+    "components Bleu_1..Bleu_4; sentence level the same formula per segment."))
+
 # --------------------------------------------------------------------------- NIST
 _MTEVAL_NIST = dict(tokenize="mteval-13a", lowercase=True, lowercase_mode="ascii", max_ngram_order=5,
                     multi_ref="union", ref_length="average", empty_order="zero")

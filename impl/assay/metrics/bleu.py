@@ -138,6 +138,9 @@ KNOBS = KnobSet(
         Knob("chop_unterminated_last_line", False, "drop the last character of a file's last line when it "
              "has no trailing newline (multi-bleu-detok's chop); applies when reading files", parse_bool),
         Knob("scale", 100, "report on 0-100 (sacrebleu, multi-bleu) or 0-1 (NLTK, mteval, d2l)", int, (1, 100)),
+        Knob("epsilon", "none", "coco = pycocoevalcap's BleuScorer: p_n = (correct+1e-15)/(total+1e-9) and "
+             "ratio (c+1e-15)/(r+1e-9) for every order, no smoothing or zero rules, cumulative Bleu_1..N "
+             "components (metrics/bleu_coco.py)", str, ("none", "coco")),
     ),
     aliases=(
         Alias("smoothing", "NLTK SmoothingFunction().methodK", lambda v: {"smooth_method": _nltk_method(v)}),
@@ -222,6 +225,9 @@ class Bleu(MetricFamily):
         return bleu_from_counts(tot[0], tot[1], tot[2:2 + n], tot[2 + n:2 + 2 * n], config, stats.columns, last)
 
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, dict[str, Any]]]:
+        if config.epsilon == "coco":
+            from .bleu_coco import coco_sentence_scores
+            return coco_sentence_scores(stats.rows, config.max_ngram_order)
         from .bleu_vector import bleu_rows, vectorizable
         if not vectorizable(config):
             return [self.score_stats(stats.row(i), config) for i in range(len(stats))]
@@ -304,6 +310,9 @@ def bleu_from_counts(sys_len: float, ref_len: float, correct: Sequence[float], t
                      ) -> tuple[float, dict[str, Any]]:
     """BLEU from summed statistics; ``last`` is the last segment's row (NLTK methods 5-7)."""
     n_max = config.max_ngram_order
+    if config.epsilon == "coco":
+        from .bleu_coco import coco_bleu
+        return coco_bleu(sys_len, ref_len, correct, total)
     method = config.smooth_method
     k_value = config.smooth_value if config.smooth_value is not None else DEFAULT_SMOOTH_VALUE.get(method, 0.0)
     correct = [float(c) for c in correct]
