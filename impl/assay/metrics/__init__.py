@@ -10,9 +10,11 @@ if TYPE_CHECKING:
     from .base import MetricFamily
 
 _FAMILIES: dict[str, str] = {
+    "rouge": "rouge:FAMILY",
     "bleu": "bleu:FAMILY",
     "nist": "nist:FAMILY",
     "cider": "cider:FAMILY",
+    "coco": "coco:FAMILY",
 }
 
 METRIC_NAMES: tuple[str, ...] = tuple(_FAMILIES)

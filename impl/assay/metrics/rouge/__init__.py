@@ -1,0 +1,476 @@
+"""ROUGE (Lin 2004): N, L, Lsum, W, S, SU as one family, with profiles for ROUGE-1.5.5.pl and rouge-score.
+
+A *document* is one hypothesis segment; its sentences come from ``sentence_split`` (rougeLsum,
+ROUGE-1.5.5's ROUGE-L and ROUGE-W use them; N, L and S read the whole token sequence).
+Per document and measure the row holds the counts after combining the references (``hits``,
+``ref``, ``peer``) and the document's P, R, F; the corpus value averages them per document
+(``averaging=document``, ROUGE-1.5.5 ``-t 0`` and rouge-score) or pools the counts
+(``token``, ``-t 1``), and ROUGE-1.5.5 prints the mean of its seeded bootstrap instead of the
+plain mean (``aggregate=perl-bootstrap``). Measures: :mod:`.measures`, LCS: :mod:`.lcs`,
+P/R/F and references: :mod:`.combine`, text: :mod:`.text` (tokenizers, stemmers, stopwords,
+sentence splitting and ``-l``/``-b`` truncation).
+
+Empty documents (no tokens on a side) score 0, as in both tools (ROUGE-1.5.5 warns on stderr);
+``empty_document=error`` rejects them instead. A document without any reference is an error.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import partial
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ...errors import InputError, KnobError
+from ...knobs import Alias, Config, Knob, KnobSet, parse_bool
+from ...profiles import Profile, register
+from ...stats import SegmentStats
+from ..base import MetricFamily, Refs, Segments
+from . import combine
+from .measures import (clipped_hits, flat, lcs_counts, ngram_counts, skip_bigram_counts, union_lcs_hits,
+                       wlcs_counts)
+
+TYPE_RE = re.compile(r"^rouge(?:(?P<n>[1-9][0-9]*)|(?P<l>Lsum|L)|(?P<w>W)|(?P<s>SU|S)(?P<gap>[0-9]+|\*))$")
+
+
+# ----------------------------------------------------------------------------- knob parsing
+def parse_types(value: Any) -> tuple[str, ...]:
+    """``rouge1,rouge2,rougeL`` (or a list) -> a tuple of measure names, each checked."""
+    items = [v.strip() for v in value.split(",")] if isinstance(value, str) else [str(v).strip() for v in value]
+    items = [v for v in items if v]
+    if not items:
+        raise ValueError("at least one ROUGE type is needed")
+    for name in items:
+        if not TYPE_RE.match(name):
+            raise ValueError(f"unknown ROUGE type {name!r}: use rouge1..rougeN, rougeL, rougeLsum, rougeW, "
+                             "rougeS<gap>, rougeS*, rougeSU<gap>, rougeSU*")
+    if len(set(items)) != len(items):
+        raise ValueError(f"repeated ROUGE type in {items}")
+    return tuple(items)
+
+
+def parse_optional_int(value: Any) -> int | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "off")):
+        return None
+    out = int(value)
+    if out < 0:
+        raise ValueError(f"expected a non-negative integer, got {value!r}")
+    return out
+
+
+def parse_optional_str(value: Any) -> str | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    return str(value)
+
+
+def type_spec(name: str) -> tuple[str, Any]:
+    """``("n", N)``, ``("L", None)``, ``("Lsum", None)``, ``("W", None)``, ``("S"|"SU", gap or None)``."""
+    m = TYPE_RE.match(name)
+    assert m is not None
+    if m.group("n"):
+        return "n", int(m.group("n"))
+    if m.group("l"):
+        return m.group("l"), None
+    if m.group("w"):
+        return "W", None
+    gap = m.group("gap")
+    return m.group("s"), None if gap == "*" else int(gap)
+
+
+def _tokenizer_names() -> tuple[str, ...] | None:
+    try:
+        from .text import TOKENIZERS
+        return tuple(TOKENIZERS)
+    except ImportError:
+        return None
+
+
+def _validate(values: Mapping[str, Any]) -> None:
+    if not 0.0 <= values["alpha"] <= 1.0:
+        raise KnobError(f"alpha must lie in [0, 1], got {values['alpha']}")
+    if values["length_limit_words"] is not None and values["length_limit_bytes"] is not None:
+        raise KnobError("length_limit_words and length_limit_bytes exclude each other (ROUGE-1.5.5: -l or -b)")
+    if values["w_weight"] <= 0:
+        raise KnobError(f"w_weight must be positive, got {values['w_weight']}")
+    if values["sentence_split"] == "marker" and not values["sentence_marker"]:
+        raise KnobError("sentence_split=marker needs sentence_marker")
+    if values["averaging"] == "token":
+        if values["multi_ref"] == "average":
+            raise KnobError("averaging=token pools counts; multi_ref=average has no counts to pool")
+        if any(t == "rougeW" for t in values["types"]):
+            raise KnobError("averaging=token is not implemented for rougeW")
+    if values["aggregate"] == "perl-bootstrap" and values["averaging"] == "pr-mean":
+        raise KnobError("aggregate=perl-bootstrap reproduces ROUGE-1.5.5, which has no averaging=pr-mean")
+    if values["bootstrap_samples"] < 1:
+        raise KnobError("bootstrap_samples must be at least 1")
+    if not 0 <= values["confidence"] <= 100:
+        raise KnobError("confidence must lie in [0, 100]")
+    names = _tokenizer_names()
+    if names is not None and values["tokenizer"] not in names:
+        raise KnobError(f"knob 'tokenizer': {values['tokenizer']!r} is not one of: {', '.join(names)}")
+
+
+def _perl_flag_multi(value: Any) -> dict[str, Any]:
+    key = str(value).strip().upper()
+    if key not in ("A", "B"):
+        raise ValueError(f"-f takes A or B, got {value!r}")
+    return {"multi_ref": "pool" if key == "A" else "best-recall"}
+
+
+def _perl_flag_t(value: Any) -> dict[str, Any]:
+    key = str(value).strip()
+    if key not in ("0", "1"):
+        raise ValueError(f"-t takes 0 or 1 (2 prints raw counts), got {value!r}")
+    return {"averaging": "document" if key == "0" else "token"}
+
+
+KNOBS = KnobSet(
+    knobs=(
+        Knob("types", ("rouge1", "rouge2", "rougeL"), "measures, comma separated; the score is the F of the first: "
+             "rougeN (any N), rougeL (LCS of the whole texts), rougeLsum (union LCS over sentences = ROUGE-1.5.5's "
+             "ROUGE-L), rougeW (weighted LCS), rougeS<g>/rougeS* (skip-bigrams, at most g gap words / any), "
+             "rougeSU<g>/rougeSU* (plus unigrams)", parse_types,
+             tool_names="rouge-score rouge_types; ROUGE-1.5.5 -n N, -x, -w, -2 G -u/-U"),
+        Knob("tokenizer", "rouge-score", "rouge155 (ASCII lowercasing, bytes), rouge-score (Unicode lower(), "
+             "then the same ASCII filter), unicode (keeps letters of every script; no tool)", str,
+             tool_names="rouge-score tokenizer"),
+        Knob("lowercase", True, "lowercase before tokenising (rouge-metric PyRouge: no)", parse_bool),
+        Knob("stemmer", "none", "none, rouge155 (WordNet-2.0 exceptions then ROUGE's Porter variant), porter-nltk "
+             "(NLTK's Porter, NLTK_EXTENSIONS)", str, ("none", "rouge155", "porter-nltk"),
+             "ROUGE-1.5.5 -m; rouge-score use_stemmer"),
+        Knob("stem_min_length", 4, "stem only tokens of at least this many characters (both tools: 4)", int),
+        Knob("exceptions_path", "auto", "WordNet-2.0 exception list for stemmer=rouge155 (auto: the installed data)",
+             str, tool_names="ROUGE-1.5.5 -e DIR/WordNet-2.0.exc.db"),
+        Knob("stopwords", "none", "none or smart (ROUGE-1.5.5 -s, smart_common_words.txt)", str, ("none", "smart"),
+             "ROUGE-1.5.5 -s"),
+        Knob("stopwords_path", "auto", "stop-word list for stopwords=smart (auto: the installed data)", str),
+        Knob("sentence_split", "newline", "how a document splits into sentences: newline, none, marker, t-tags",
+             str, ("newline", "none", "marker", "t-tags"),
+             "rouge-score rougeLsum splits on newlines; ROUGE-1.5.5 SPL: one sentence per line"),
+        Knob("sentence_marker", None, "the separator for sentence_split=marker (e.g. <q>)", parse_optional_str),
+        Knob("length_limit_words", None, "keep only the first N words of every text, counted on the raw text "
+             "(hypothesis and references)", parse_optional_int, tool_names="ROUGE-1.5.5 -l"),
+        Knob("length_limit_bytes", None, "keep only the first N bytes of every text", parse_optional_int,
+             tool_names="ROUGE-1.5.5 -b"),
+        Knob("byte_limit_lcs", "perl", "LCS measures under length_limit_bytes: perl = ROUGE-1.5.5's reader bug "
+             "(LCS sees every sentence shorter than the limit, whole, plus the cut first longer one; clipping "
+             "counts and P come from the truncated text, R's denominator from the LCS reader) | truncate",
+             str, ("perl", "truncate")),
+        Knob("w_weight", 1.2, "ROUGE-W weight: f(k) = k ** w", float, tool_names="ROUGE-1.5.5 -w"),
+        Knob("su_last_unigram", "skip", "ROUGE-SU unigrams: skip = positions 0..n-2 only (ROUGE-1.5.5 -u quirk; "
+             "a 1-token text has no units) | count", str, ("skip", "count")),
+        Knob("alpha", 0.5, "F = P*R / ((1-alpha)*P + alpha*R); alpha -> 1 favours precision", float,
+             tool_names="ROUGE-1.5.5 -p"),
+        Knob("f_from_rounded_pr", None, "None, or 5: round each evaluation's P and R to 5 decimals, compute F "
+             "from them and round it (ROUGE-1.5.5)", parse_optional_int, (None, 5)),
+        Knob("multi_ref", "best-f", "several references: pool (ROUGE-1.5.5 -f A), best-recall (-f B), best-f "
+             "(rouge-score score_multi), average (torchmetrics avg)", str,
+             ("pool", "best-recall", "best-f", "average")),
+        Knob("averaging", "document", "corpus value: document = mean of per-document P, R, F (-t 0, rouge-score); "
+             "token = P, R, F of pooled counts (-t 1); pr-mean = mean P, mean R, F of those (rouge-metric PyRouge "
+             "mode='average')", str, ("document", "token", "pr-mean")),
+        Knob("aggregate", "mean", "mean, or perl-bootstrap (ROUGE-1.5.5's printed Average: the mean of its seeded "
+             "bootstrap-sample means, with its percentile confidence interval)", str, ("mean", "perl-bootstrap")),
+        Knob("bootstrap_samples", 1000, "bootstrap samples for aggregate=perl-bootstrap", int,
+             tool_names="ROUGE-1.5.5 -r"),
+        Knob("confidence", 95.0, "confidence level (percent) of the bootstrap interval", float,
+             tool_names="ROUGE-1.5.5 -c"),
+        Knob("empty_document", "zero", "a side without tokens: zero = P, R, F 0 (both tools) | error", str,
+             ("zero", "error")),
+    ),
+    aliases=(
+        Alias("rouge_types", "rouge-score RougeScorer(rouge_types)", lambda v: {"types": v}),
+        Alias("use_stemmer", "rouge-score use_stemmer: NLTK Porter on tokens longer than 3 characters",
+              lambda v: {"stemmer": "porter-nltk" if parse_bool(v) else "none"}),
+        Alias("m", "ROUGE-1.5.5 -m: stem (exception DB, then ROUGE's Porter)",
+              lambda v: {"stemmer": "rouge155" if parse_bool(v) else "none"}),
+        Alias("s", "ROUGE-1.5.5 -s: remove stop words", lambda v: {"stopwords": "smart" if parse_bool(v) else "none"}),
+        Alias("l", "ROUGE-1.5.5 -l N", lambda v: {"length_limit_words": v}),
+        Alias("b", "ROUGE-1.5.5 -b N", lambda v: {"length_limit_bytes": v}),
+        Alias("w", "ROUGE-1.5.5 -w W (the weight; add rougeW to types)", lambda v: {"w_weight": v}),
+        Alias("p", "ROUGE-1.5.5 -p alpha", lambda v: {"alpha": v}),
+        Alias("f", "ROUGE-1.5.5 -f A|B", _perl_flag_multi),
+        Alias("t", "ROUGE-1.5.5 -t 0|1", _perl_flag_t),
+        Alias("r", "ROUGE-1.5.5 -r N (bootstrap samples)", lambda v: {"bootstrap_samples": v}),
+        Alias("c", "ROUGE-1.5.5 -c CF (confidence)", lambda v: {"confidence": v}),
+    ),
+    validate=_validate,
+)
+
+
+# ----------------------------------------------------------------------------- text
+class _Corpus:
+    """Turns raw documents into interned token sentences under one configuration."""
+
+    def __init__(self, config: Config):
+        from . import text
+        self.text = text
+        self.config = config
+        self.pipeline = text.TextPipeline(config.tokenizer, config.stemmer, config.stopwords,
+                                          stem_min_length=config.stem_min_length,
+                                          exceptions_path=config.exceptions_path,
+                                          stopwords_path=config.stopwords_path, lowercase=config.lowercase)
+        self.vocab: dict[str, int] = {}
+        self.need_lcs_reader = (config.length_limit_bytes is not None and config.byte_limit_lcs == "perl"
+                                and any(type_spec(t)[0] in ("Lsum", "W") for t in config.types))
+
+    def intern(self, sentences: list[list[str]]) -> list[list[int]]:
+        vocab = self.vocab
+        out = []
+        for toks in sentences:
+            ids = []
+            for t in toks:
+                i = vocab.get(t)
+                if i is None:
+                    i = vocab[t] = len(vocab)
+                ids.append(i)
+            out.append(ids)
+        return out
+
+    def document(self, raw: str) -> "_Doc":
+        cfg = self.config
+        sentences = self.text.split_sentences(raw, cfg.sentence_split, cfg.sentence_marker)
+        lcs_sents = None
+        if cfg.length_limit_words is not None or cfg.length_limit_bytes is not None:
+            if self.need_lcs_reader:
+                lcs_sents = self.intern(self.pipeline.document(self._lcs_reader(sentences)))
+            sentences = self.text.truncate(sentences, cfg.length_limit_words, cfg.length_limit_bytes)
+        return _Doc(self.intern(self.pipeline.document(sentences)), lcs_sents)
+
+    def _lcs_reader(self, sentences: list[str]) -> list[str]:
+        """ROUGE-1.5.5's byte-limited reader for LCS (its byte counter never advances): every
+        sentence is kept whole until the first one that reaches the limit on its own, which is cut
+        there and ends the text (found black-box, research R17)."""
+        limit = self.config.length_limit_bytes
+        truncate = self.text.truncate
+        out: list[str] = []
+        for s in sentences:
+            alone = truncate([s], None, limit)
+            if alone != [s] or truncate([s, s], None, limit) == [s]:
+                out.extend(alone)
+                break
+            out.append(s)
+        return out
+
+
+class _Doc:
+    """A tokenised document: sentences of ids, the flat sequence, unigram counts (cached)."""
+
+    __slots__ = ("sents", "lcs_sents", "_flat", "_counts", "_ngrams")
+
+    def __init__(self, sents: list[list[int]], lcs_sents: list[list[int]] | None = None):
+        self.sents = sents
+        self.lcs_sents = lcs_sents
+        self._flat: list[int] | None = None
+        self._counts: Counter | None = None
+        self._ngrams: dict[Any, Counter] = {}
+
+    @property
+    def flat(self) -> list[int]:
+        if self._flat is None:
+            self._flat = flat(self.sents)
+        return self._flat
+
+    @property
+    def counts(self) -> Counter:
+        return self.grams(("n", 1))
+
+    def grams(self, key: Any) -> Counter:
+        got = self._ngrams.get(key)
+        if got is None:
+            kind, arg = key[0], key[1]
+            if kind == "n":
+                got = ngram_counts(self.flat, arg)
+            else:
+                got = skip_bigram_counts(self.flat, arg, key[2])
+            self._ngrams[key] = got
+        return got
+
+
+# ----------------------------------------------------------------------------- the family
+COUNT_FIELDS = ("hits", "ref", "peer")
+SCORE_FIELDS = ("p", "r", "f")
+
+
+class Rouge(MetricFamily):
+    name = "rouge"
+    knobset = KNOBS
+
+    def columns(self, config: Config) -> tuple[str, ...]:
+        cols = ["docs"]
+        for t in config.types:
+            cols += [f"{t}:{k}" for k in COUNT_FIELDS + SCORE_FIELDS]
+        return tuple(cols)
+
+    # ------------------------------------------------------------------ statistics
+    def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+        for i, h in enumerate(hyps):
+            if not isinstance(h, str):
+                raise InputError(f"document {i + 1}: ROUGE takes each document as a string (sentences separated "
+                                 f"per sentence_split), got {type(h).__name__}")
+        for k, stream in enumerate(refs):
+            for i, r in enumerate(stream):
+                if r is not None and not isinstance(r, str):
+                    raise InputError(f"reference stream {k + 1}, document {i + 1}: expected a string, got "
+                                     f"{type(r).__name__}")
+        corpus = _Corpus(config)
+        specs = [(t, type_spec(t)) for t in config.types]
+        weight = config.w_weight
+        su = config.su_last_unigram
+        rounding = config.f_from_rounded_pr
+        alpha = config.alpha
+        rows = np.zeros((len(hyps), 1 + 6 * len(specs)), dtype=np.float64)
+        ref_cache: dict[str, _Doc] = {}
+        for i, raw in enumerate(hyps):
+            hyp = corpus.document(raw)
+            present = [stream[i] for stream in refs if stream[i] is not None]
+            if not present:
+                raise InputError(f"document {i + 1} has no reference")
+            ref_docs = []
+            for r in present:
+                doc = ref_cache.get(r)
+                if doc is None:
+                    doc = ref_cache[r] = corpus.document(r)
+                ref_docs.append(doc)
+            if config.empty_document == "error":
+                _check_empty(i, hyp, ref_docs)
+            row = rows[i]
+            row[0] = 1.0
+            for t_index, (_, (kind, arg)) in enumerate(specs):
+                per_ref = [_counts(kind, arg, hyp, ref, weight, su) for ref in ref_docs]
+                w = weight if kind == "W" else None
+                counts, prf = combine.combine_refs(per_ref, config.multi_ref, w, alpha, rounding)
+                base = 1 + 6 * t_index
+                row[base:base + 3] = counts
+                row[base + 3:base + 6] = prf
+        return SegmentStats(self.columns(config), rows)
+
+    # ------------------------------------------------------------------ scores
+    def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
+        if len(stats) == 0:
+            raise InputError("no documents to score")
+        components: dict[str, Any] = {}
+        for t_index, t in enumerate(config.types):
+            base = 1 + 6 * t_index
+            counts = stats.rows[:, base:base + 3]
+            prf = stats.rows[:, base + 3:base + 6]
+            components[t] = _aggregate(t, counts, prf, config)
+        first = components[config.types[0]]["f"]
+        return float(first), components
+
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+        types = config.types
+        rows = stats.rows
+
+        def components(i: int) -> dict[str, Any]:
+            out = {}
+            for t_index, t in enumerate(types):
+                base = 1 + 6 * t_index
+                p, r, f = rows[i, base + 3:base + 6].tolist()
+                out[t] = {"p": p, "r": r, "f": f}
+            return out
+
+        return [(float(rows[i, 6]), partial(components, i)) for i in range(len(stats))]
+
+    def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
+        """Corpus F of the first type from summed rows: the mean of per-document F (averaging=document)
+        or the F of pooled counts (token); the perl bootstrap is not a function of sums."""
+        if config.aggregate != "mean" or config.averaging == "pr-mean":
+            raise KnobError("rouge: this corpus score is not a function of summed statistics")
+        sums = np.asarray(sums, dtype=np.float64)
+        if config.averaging == "document":
+            return sums[:, 6] / sums[:, 0]
+        w = config.w_weight if type_spec(config.types[0])[0] == "W" else None
+        return combine.pooled_prf(sums[:, 1], sums[:, 2], sums[:, 3], config.alpha, w)[2]
+
+    # ------------------------------------------------------------------ presentation
+    def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
+        from ...signature import assay_signature
+        return assay_signature("rouge", config, profile, nrefs)
+
+    def format_text(self, value: float, components: dict[str, Any], config: Config, profile: str | None,
+                    signature: str, width: int | None) -> str:
+        from .output import rouge_text
+        return rouge_text(value, components, config, profile, signature, width)
+
+
+def _check_empty(i: int, hyp: _Doc, refs: Sequence[_Doc]) -> None:
+    if not hyp.flat:
+        raise InputError(f"document {i + 1}: the hypothesis has no tokens (empty_document=error)")
+    for k, r in enumerate(refs):
+        if not r.flat:
+            raise InputError(f"document {i + 1}: reference {k + 1} has no tokens (empty_document=error)")
+
+
+def _counts(kind: str, arg: Any, hyp: _Doc, ref: _Doc, weight: float, su: str) -> tuple[float, float, float]:
+    """(hits, ref_count, peer_count) of one measure for one reference."""
+    if kind == "n":
+        h, r = hyp.grams(("n", arg)), ref.grams(("n", arg))
+        return clipped_hits(h, r), max(len(ref.flat) - arg + 1, 0), max(len(hyp.flat) - arg + 1, 0)
+    if kind in ("S", "SU"):
+        key = ("s", arg, su if kind == "SU" else None)
+        h, r = hyp.grams(key), ref.grams(key)
+        return clipped_hits(h, r), sum(r.values()), sum(h.values())
+    if kind == "L":
+        return lcs_counts(hyp.flat, ref.flat)
+    hyp_lcs = hyp.lcs_sents if hyp.lcs_sents is not None else hyp.sents
+    ref_lcs = ref.lcs_sents if ref.lcs_sents is not None else ref.sents
+    if kind == "Lsum":
+        hits = union_lcs_hits(hyp_lcs, ref_lcs, hyp.counts, ref.counts)
+        return hits, sum(len(s) for s in ref_lcs), len(hyp.flat)
+    return wlcs_counts(hyp_lcs, ref_lcs, hyp.counts, ref.counts, weight)
+
+
+def _aggregate(t: str, counts: np.ndarray, prf: np.ndarray, config: Config) -> dict[str, Any]:
+    """The corpus P, R, F of one measure (and ROUGE-1.5.5's interval bounds)."""
+    averaging = config.averaging
+    w = config.w_weight if type_spec(t)[0] == "W" else None
+    if config.aggregate == "perl-bootstrap":
+        from .bootstrap import perl_bootstrap, perl_bootstrap_pooled, perl_eval_order
+        order = perl_eval_order(len(counts))
+        if averaging == "token":
+            avg, low, high = perl_bootstrap_pooled(counts[order, 0], counts[order, 1], counts[order, 2],
+                                                   config.bootstrap_samples, config.confidence, config.alpha)
+        else:  # perl order of values: R, P, F
+            avg, low, high = perl_bootstrap(prf[order][:, [1, 0, 2]], config.bootstrap_samples, config.confidence)
+        r, p, f = avg.tolist()
+        return {"p": p, "r": r, "f": f, "p_low": float(low[1]), "p_high": float(high[1]),
+                "r_low": float(low[0]), "r_high": float(high[0]), "f_low": float(low[2]), "f_high": float(high[2])}
+    if averaging == "token":
+        tot = counts.sum(axis=0)
+        p, r, f = (float(x[0]) for x in combine.pooled_prf(tot[0:1], tot[1:2], tot[2:3], config.alpha, w))
+        return {"p": p, "r": r, "f": f, "hits": _num(tot[0]), "ref_count": _num(tot[1]), "peer_count": _num(tot[2])}
+    n = len(prf)
+    p = float(np.sum(prf[:, 0]) / n)
+    r = float(np.sum(prf[:, 1]) / n)
+    if averaging == "pr-mean":
+        return {"p": p, "r": r, "f": combine.f_measure(p, r, config.alpha)}
+    return {"p": p, "r": r, "f": float(np.sum(prf[:, 2]) / n)}
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+FAMILY = Rouge()
+
+# ----------------------------------------------------------------------------- profiles
+_ROUGE_SCORE = dict(types=("rouge1", "rouge2", "rougeL"), tokenizer="rouge-score", lowercase=True, stemmer="none",
+                    stopwords="none", sentence_split="newline", multi_ref="best-f", averaging="document",
+                    aggregate="mean", alpha=0.5, f_from_rounded_pr=None, su_last_unigram="count")
+register(Profile(
+    "rouge", "rouge-score", "rouge-score", ("0.1.2",), _ROUGE_SCORE,
+    "Google's rouge-score RougeScorer(rouge_types, use_stemmer=False): Unicode lower(), [^a-z0-9]+ -> space, "
+    "rougeLsum on newline-separated sentences, score_multi keeps the best F per type; corpus value = mean of "
+    "per-document P, R, F (its BootstrapAggregator is unseeded and not reproduced)."), default=True)
+_ROUGE155 = dict(types=("rouge1", "rouge2", "rougeLsum"), tokenizer="rouge155", lowercase=True, stemmer="none",
+                 stopwords="none", sentence_split="newline", multi_ref="pool", averaging="document",
+                 aggregate="perl-bootstrap", bootstrap_samples=1000, confidence=95.0, alpha=0.5,
+                 f_from_rounded_pr=5, su_last_unigram="skip", byte_limit_lcs="perl")
+register(Profile(
+    "rouge", "rouge-1.5.5", "ROUGE-1.5.5.pl", ("1.5.5",), _ROUGE155,
+    "ROUGE-1.5.5.pl -n 2 (plus its ROUGE-L = rougeLsum), SPL input (one sentence per line): ASCII lowercasing, "
+    "-f A pooling, per-evaluation P/R rounded to 5 decimals with F from the rounded values, Average = mean of "
+    "1000 seeded bootstrap means with its 95% interval. Flags map to knobs (m, s, l, b, w, p, f, t, r, c)."))

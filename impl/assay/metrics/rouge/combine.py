@@ -1,0 +1,107 @@
+"""P, R, F from ROUGE counts; several references; averaging over documents.
+
+F with weight alpha (ROUGE-1.5.5 ``-p``): F = P*R / ((1-alpha)*P + alpha*R), alpha -> 1 favours
+precision; alpha = 0.5 is rouge-score's 2PR/(P+R). Any zero denominator gives 0 (both tools).
+
+Per-document rounding (ROUGE-1.5.5, ``f_from_rounded_pr=5``): P and R are rounded to 5 decimals
+(``%7.5f``), F is computed from the rounded values and rounded too (research R07: 0.28572 where
+the exact F is 0.28571); those rounded numbers are what the script averages.
+
+Several references (``multi_ref``):
+- ``pool`` (ROUGE-1.5.5 ``-f A``): every reference scored on its own (clipping per reference),
+  then hits, reference counts and peer counts summed: R = sum hits / sum |ref|,
+  P = sum hits / (k |peer|) (research R03: 0.75).
+- ``best-recall`` (``-f B``): the reference with the highest R (rounded to 5 decimals when
+  ``f_from_rounded_pr`` is set; the first wins ties), with its P and F (R03: 0.66667).
+- ``best-f`` (rouge-score ``score_multi``): per measure the reference with the highest F, first
+  wins ties (R03: 0.8).
+- ``average`` (torchmetrics ``accumulate="avg"``): the mean of P, of R and of F (R03: 0.73333).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+Counts = tuple[float, float, float]   # hits, ref_count, peer_count
+
+
+def round5(x: float) -> float:
+    """Perl's ``sprintf("%7.5f")`` as a number (the binary value correctly rounded)."""
+    return float(f"{x:.5f}")
+
+
+def f_measure(p: float, r: float, alpha: float, perl_form: bool = False) -> float:
+    """F = P*R / ((1-alpha)*P + alpha*R); 0 when the denominator is 0.
+
+    ``perl_form=False`` with alpha = 0.5 evaluates rouge-score's ``2*P*R/(P+R)`` literally, so the
+    floats agree bit for bit; ``perl_form`` keeps ROUGE-1.5.5's expression.
+    """
+    if alpha == 0.5 and not perl_form:
+        return 2 * p * r / (p + r) if p + r > 0 else 0.0
+    den = (1.0 - alpha) * p + alpha * r
+    return p * r / den if den > 0 else 0.0
+
+
+def ratios(counts: Counts, weight: float | None) -> tuple[float, float]:
+    """(P, R) of counts; ROUGE-W (``weight``) takes f^-1: (hits/peer)^(1/w), (hits/ref)^(1/w)."""
+    hits, ref, peer = counts
+    p = hits / peer if peer > 0 else 0.0
+    r = hits / ref if ref > 0 else 0.0
+    if weight is not None:
+        p = p ** (1.0 / weight) if p > 0 else 0.0
+        r = r ** (1.0 / weight) if r > 0 else 0.0
+    return p, r
+
+
+def evaluate(counts: Counts, weight: float | None, alpha: float, rounding: int | None) -> tuple[float, float, float]:
+    """(P, R, F) of one evaluation, with ROUGE-1.5.5's rounding when ``rounding`` is set."""
+    p, r = ratios(counts, weight)
+    if rounding is not None:
+        p, r = round5(p), round5(r)
+        return p, r, round5(f_measure(p, r, alpha, perl_form=True))
+    return p, r, f_measure(p, r, alpha)
+
+
+def combine_refs(per_ref: Sequence[Counts], rule: str, weight: float | None, alpha: float,
+                 rounding: int | None) -> tuple[Counts, tuple[float, float, float]]:
+    """The document's counts (those the token-level pooling sums) and its (P, R, F)."""
+    if len(per_ref) == 1:
+        return per_ref[0], evaluate(per_ref[0], weight, alpha, rounding)
+    if rule == "pool":
+        pooled = (sum(c[0] for c in per_ref), sum(c[1] for c in per_ref), sum(c[2] for c in per_ref))
+        return pooled, evaluate(pooled, weight, alpha, rounding)
+    scored = [evaluate(c, weight, alpha, rounding) for c in per_ref]
+    if rule == "average":
+        n = len(scored)
+        mean = tuple(sum(s[k] for s in scored) / n for k in range(3))
+        pooled = (sum(c[0] for c in per_ref), sum(c[1] for c in per_ref), sum(c[2] for c in per_ref))
+        return pooled, mean  # type: ignore[return-value]
+    key = 1 if rule == "best-recall" else 2
+    best = 0
+    for k in range(1, len(scored)):
+        if scored[k][key] > scored[best][key]:
+            best = k
+    return per_ref[best], scored[best]
+
+
+def pooled_prf(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, alpha: float,
+               weight: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vectorised (P, R, F) of count arrays (token-level pooling, resampled sums)."""
+    hits, ref, peer = (np.asarray(a, dtype=np.float64) for a in (hits, ref, peer))
+    p = np.divide(hits, peer, out=np.zeros_like(hits), where=peer > 0)
+    r = np.divide(hits, ref, out=np.zeros_like(hits), where=ref > 0)
+    if weight is not None:
+        p = np.where(p > 0, p ** (1.0 / weight), 0.0)
+        r = np.where(r > 0, r ** (1.0 / weight), 0.0)
+    f = f_array(p, r, alpha)
+    return p, r, f
+
+
+def f_array(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
+    """Vectorised :func:`f_measure` (rouge-score's form at alpha = 0.5)."""
+    if alpha == 0.5:
+        den = p + r
+        return np.divide(2 * p * r, den, out=np.zeros_like(den), where=den > 0)
+    den = (1.0 - alpha) * p + alpha * r
+    return np.divide(p * r, den, out=np.zeros_like(den), where=den > 0)
