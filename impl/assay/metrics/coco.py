@@ -1,0 +1,307 @@
+"""``coco``: every COCO caption metric in one call, as pycocoevalcap 1.2's COCOEvalCap reports them.
+
+COCOEvalCap tokenises references and results with its PTBTokenizer (``tokenize=ptb``), then runs
+``Bleu(4)``, ``Meteor``, ``Rouge`` and ``Cider`` on the tokenised strings. Here:
+
+- ``Bleu_1..Bleu_4``: the ``bleu/coco`` profile (BleuScorer's epsilons, ``closest`` reference
+  length; ``bleu_ref_length`` knob), corpus-level counts;
+- ``ROUGE_L``: per image, the LCS of the hypothesis with each reference on ``split(" ")``
+  tokens, **max P and max R taken independently** over references, F_beta with beta = 1.2
+  (``(1+b^2) P R / (R + b^2 P)``, 0 when P or R is 0), mean over images;
+- ``CIDEr``: the ``cider/coco`` profile (CIDEr-D, idf over the evaluated references);
+- ``METEOR``: reported only when assay has a METEOR family; otherwise it is *omitted* (see
+  ``components["omitted"]``), never estimated.
+
+The score's value is CIDEr; all numbers are in ``components`` under pycocoevalcap's names. Rows
+hold the BLEU counts, the per-image ROUGE-L P/R/F and the per-image CIDEr of each image, with the
+CIDEr document frequencies as context, so per-image (sentence) scores come from the same pass.
+JSON input (COCO annotations + results) is read by :mod:`assay.coco_json`; :func:`run_coco_cli`
+is the ``assay score coco --annotations A.json --results R.json`` command.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import InputError, KnobError
+from ..knobs import Config, Knob, KnobSet
+from ..profiles import Profile, get_profile, register
+from ..stats import SegmentStats
+from .base import MetricFamily, Refs, Segments
+from .cider import KNOBS as CIDER_KNOBS, PTB, TOKENIZE_CHOICES, _ptb_function, caption_tokens, group_refs
+
+BETA = 1.2
+OUTPUT_NAMES = ("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr")
+METEOR_OMITTED = ("assay has no METEOR family yet (pycocoevalcap runs the METEOR 1.5 jar); no number is "
+                  "estimated in its place")
+
+KNOBS = KnobSet(
+    knobs=(
+        Knob("tokenize", PTB, "ptb = COCOEvalCap's PTBTokenizer on every caption; none = captions are "
+             "already tokenised (the scorers' str.split() / split(' '))", str, TOKENIZE_CHOICES),
+        CIDER_KNOBS["lowercase"],
+        CIDER_KNOBS["lowercase_mode"],
+        Knob("bleu_ref_length", "closest", "BLEU reference length: closest (the Bleu class), shortest, average "
+             "(BleuScorer options)", str, ("closest", "shortest", "average")),
+        Knob("rouge_beta", BETA, "ROUGE-L F_beta's beta (pycocoevalcap: 1.2)", float),
+        CIDER_KNOBS["idf_corpus"],
+    ),
+)
+
+
+# ----------------------------------------------------------------------------- tokens
+def tokenised_strings(captions: Sequence[Any], config: Mapping[str, Any]) -> list[str]:
+    """Each caption as the string the toolkit's scorers see (PTB output joined by spaces).
+
+    BLEU and CIDEr split it with ``str.split()``, ROUGE-L with ``split(" ")``, as pycocoevalcap.
+    """
+    if any(isinstance(c, (list, tuple)) for c in captions):
+        if not all(isinstance(c, (list, tuple)) for c in captions):
+            raise InputError("mix of token lists and strings; pass one kind")
+        return [" ".join(c) for c in captions]
+    for i, c in enumerate(captions):
+        if not isinstance(c, str):
+            raise InputError(f"caption {i + 1}: expected a string, got {type(c).__name__}")
+    tok, lower = config["tokenize"], config["lowercase"]
+    if tok == PTB:
+        fn = _ptb_function()
+        out = [fn(c) for c in captions]
+        if lower:
+            from ..tokenizers import lowercase_text
+            out = [lowercase_text(s, config["lowercase_mode"]) for s in out]
+        return out
+    if tok == "none" and not lower:
+        return list(captions)
+    return [" ".join(t) for t in caption_tokens(list(captions), {**config})]
+
+
+# ----------------------------------------------------------------------------- ROUGE-L (COCO)
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """LCS length, bit-parallel (Allison-Dix/Hyyrö): one big int of |a| bits, one step per token of b."""
+    if not a or not b:
+        return 0
+    masks: dict[str, int] = {}
+    for i, tok in enumerate(a):
+        masks[tok] = masks.get(tok, 0) | (1 << i)
+    full = (1 << len(a)) - 1
+    v = full
+    get = masks.get
+    for tok in b:
+        u = v & get(tok, 0)
+        if u:
+            v = ((v + u) | (v - u)) & full
+    return len(a) - v.bit_count()
+
+
+def coco_rouge_l(hyps: Sequence[str], refs: Sequence[Sequence[str]], beta: float = BETA) -> np.ndarray:
+    """Per image (P, R, F): pycocoevalcap's Rouge.calc_score on ``split(" ")`` tokens.
+
+    P and R are maximised independently over the references (they may come from different ones).
+    """
+    out = np.zeros((len(hyps), 3))
+    b2 = beta * beta
+    for i, (hyp, group) in enumerate(zip(hyps, refs)):
+        h = hyp.split(" ")
+        best_p = best_r = 0.0
+        for ref in group:
+            r = ref.split(" ")
+            lcs = lcs_length(r, h)
+            best_p = max(best_p, lcs / len(h))
+            best_r = max(best_r, lcs / len(r))
+        f = ((1 + b2) * best_p * best_r) / (best_r + b2 * best_p) if best_p != 0 and best_r != 0 else 0.0
+        out[i] = (best_p, best_r, f)
+    return out
+
+
+def _rouge_family_profile() -> bool:
+    """True when the rouge family has a ``coco`` profile (then it computes ROUGE_L here)."""
+    from . import METRIC_NAMES
+    if "rouge" not in METRIC_NAMES:
+        return False
+    try:
+        get_profile("rouge", "coco")
+    except KnobError:
+        return False
+    return True
+
+
+def _meteor_profile() -> str | None:
+    """The METEOR profile reproducing pycocoevalcap's jar call, if assay has one."""
+    from . import METRIC_NAMES
+    if "meteor" not in METRIC_NAMES:
+        return None
+    for name in ("coco", "meteor-1.5"):
+        try:
+            get_profile("meteor", name)
+            return name
+        except KnobError:
+            continue
+    return None
+
+
+# ----------------------------------------------------------------------------- the family
+class Coco(MetricFamily):
+    name = "coco"
+    knobset = KNOBS
+
+    def _bleu_config(self, config: Config) -> Config:
+        from ..api import make_config
+        return make_config("bleu", "coco", "corpus", ref_length=config.bleu_ref_length)[0]
+
+    def _cider_config(self, config: Config) -> Config:
+        from ..api import make_config
+        return make_config("cider", "coco", "corpus", idf_corpus=config.idf_corpus)[0]
+
+    def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+        from . import get_family
+        flat, owner = group_refs(hyps, refs)
+        strings = tokenised_strings(list(hyps) + list(flat), config)
+        hyp_s, ref_s = strings[:len(hyps)], strings[len(hyps):]
+        n_img = len(hyps)
+        groups: list[list[str]] = [[] for _ in range(n_img)]
+        for s, o in zip(ref_s, owner.tolist()):
+            groups[o].append(s)
+        width = max(len(g) for g in groups)
+        streams = [[g[j] if j < len(g) else None for g in groups] for j in range(width)]
+
+        bleu = get_family("bleu").segment_stats(hyp_s, streams, self._bleu_config(config))
+        cider = get_family("cider").segment_stats(hyp_s, streams, self._cider_config(config))
+        rouge = coco_rouge_l(hyp_s, groups, config.rouge_beta)
+        rouge_source = "assay.metrics.coco.coco_rouge_l"
+        if _rouge_family_profile() and config.rouge_beta == BETA:
+            from ..api import sentence_scores
+            rouge[:, 2] = [s.value for s in sentence_scores("rouge", hyp_s, streams, "coco")]
+            rouge_source = "rouge/coco"
+        columns = tuple([f"bleu:{c}" for c in bleu.columns] + ["rouge:p", "rouge:r", "rouge:f"]
+                        + [f"cider:{c}" for c in cider.columns])
+        rows = np.hstack([bleu.rows, rouge, cider.rows])
+        context = {"cider": dict(cider.context), "bleu": dict(bleu.context), "rouge": rouge_source,
+                   "tokenized": {"hyps": hyp_s, "refs": groups}}
+        meteor = _meteor_profile()
+        if meteor is not None:
+            from ..api import sentence_scores, score
+            context["meteor"] = {"profile": meteor,
+                                 "corpus": score("meteor", hyp_s, streams, meteor).value,
+                                 "per_image": [s.value for s in sentence_scores("meteor", hyp_s, streams, meteor)]}
+        return SegmentStats(columns, rows, context)
+
+    def _parts(self, stats: SegmentStats) -> tuple[SegmentStats, np.ndarray, SegmentStats]:
+        cols = stats.columns
+        b = [i for i, c in enumerate(cols) if c.startswith("bleu:")]
+        c = [i for i, c in enumerate(cols) if c.startswith("cider:")]
+        bleu = SegmentStats(tuple(cols[i][5:] for i in b), stats.rows[:, b], stats.context.get("bleu", {}))
+        cider = SegmentStats(tuple(cols[i][6:] for i in c), stats.rows[:, c], stats.context.get("cider", {}))
+        rouge = stats.rows[:, [cols.index("rouge:p"), cols.index("rouge:r"), cols.index("rouge:f")]]
+        return bleu, rouge, cider
+
+    def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
+        from . import get_family
+        bleu, rouge, cider = self._parts(stats)
+        if len(stats) == 0:
+            raise InputError("no images to score")
+        _, bc = get_family("bleu").score_stats(bleu, self._bleu_config(config))
+        cider_value, cc = get_family("cider").score_stats(cider, self._cider_config(config))
+        comp: dict[str, Any] = {f"Bleu_{n}": bc[f"Bleu_{n}"] for n in range(1, 5)}
+        meteor = stats.context.get("meteor")
+        if meteor is not None and len(stats) == len(meteor["per_image"]):
+            comp["METEOR"] = meteor["corpus"]
+        comp["ROUGE_L"] = float(rouge[:, 2].mean())
+        comp["CIDEr"] = cider_value
+        comp["images"] = len(stats)
+        if meteor is None:
+            comp["omitted"] = {"METEOR": METEOR_OMITTED}
+        comp["bleu"] = {k: bc[k] for k in ("sys_len", "ref_len", "ratio", "bp", "counts", "totals")}
+        comp["idf"] = cc["idf"]
+        return cider_value, comp
+
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+        """Per image, as COCOEvalCap's ``evalImgs``: sentence Bleu_1..4, ROUGE_L, CIDEr."""
+        from . import get_family
+        bleu, rouge, cider = self._parts(stats)
+        b = get_family("bleu").sentence_stats_scores(bleu, self._bleu_config(config))
+        c = cider.col("cider").tolist()
+        meteor = stats.context.get("meteor")
+        out = []
+        for i in range(len(stats)):
+            bc = b[i][1]() if callable(b[i][1]) else b[i][1]
+            comp = {f"Bleu_{n}": bc[f"Bleu_{n}"] for n in range(1, 5)}
+            if meteor is not None:
+                comp["METEOR"] = meteor["per_image"][i]
+            comp.update(ROUGE_L=float(rouge[i, 2]), CIDEr=c[i])
+            out.append((c[i], comp))
+        return out
+
+    def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
+        from ..signature import assay_signature
+        return assay_signature("coco", config, profile, nrefs)
+
+    def format_text(self, value: float, components: dict[str, Any], config: Config, profile: str | None,
+                    signature: str, width: int | None) -> str:
+        """COCOEvalCap's ``%s: %0.3f`` lines (at ``width`` decimals), then any omission note."""
+        w = 3 if width is None else width
+        lines = [f"{name}: {components[name]:.{w}f}" for name in OUTPUT_NAMES if name in components]
+        for name, why in (components.get("omitted") or {}).items():
+            lines.append(f"{name}: omitted ({why})")
+        if config.idf_corpus is not None:
+            lines.append(f"note: CIDEr idf from {config.idf_corpus} (not the toolkit's behaviour)")
+        return "\n".join(lines)
+
+
+FAMILY = Coco()
+
+register(Profile(
+    "coco", "pycocoevalcap", "pycocoevalcap", ("1.2",),
+    dict(tokenize=PTB, lowercase=False, lowercase_mode="unicode", bleu_ref_length="closest", rouge_beta=BETA,
+         idf_corpus=None),
+    "COCOEvalCap.evaluate(): PTBTokenizer, then Bleu(4) (closest), Rouge (beta 1.2, max P and max R), "
+    "Cider (CIDEr-D); METEOR only when assay has a METEOR family. Value = CIDEr."), default=True)
+register(Profile(
+    "coco", "pretokenized", "pycocoevalcap", ("1.2",),
+    dict(tokenize="none", lowercase=False, lowercase_mode="unicode", bleu_ref_length="closest", rouge_beta=BETA,
+         idf_corpus=None),
+    "pycocoevalcap's scorers on captions the caller already tokenised (no PTBTokenizer): Bleu(4), Rouge, Cider."))
+
+
+# ----------------------------------------------------------------------------- command line
+def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``assay score coco`` with JSON input (for the lead to wire into cli.py)."""
+    parser.add_argument("--annotations", required=True, help="COCO annotations JSON (or {image_id: [captions]})")
+    parser.add_argument("--results", required=True, help="results JSON ([{image_id, caption}] or {image_id: caption})")
+    parser.add_argument("--subset", action="store_true",
+                        help="score only the images in the results (pycocoevalcap's behaviour) instead of "
+                             "failing when some annotated image has no result")
+    parser.add_argument("-p", "--profile", help="coco profile (pycocoevalcap, pretokenized)")
+    parser.add_argument("--set", dest="knobs", action="append", default=[], metavar="KNOB=VALUE")
+    parser.add_argument("--per-image", dest="per_image", action="store_true",
+                        help="also print each image's scores (COCOEvalCap.evalImgs)")
+    parser.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    parser.add_argument("-w", "--width", type=int, help="decimals in text output (default 3, as COCOEvalCap)")
+
+
+def run_coco_cli(args: argparse.Namespace) -> int:
+    """``assay score coco --annotations A.json --results R.json [--subset] [--per-image] [-f json]``."""
+    from ..api import score, sentence_scores
+    from ..cli import parse_knob_settings
+    from ..coco_json import read_coco
+    knobs = parse_knob_settings(getattr(args, "knobs", []) or [])
+    data = read_coco(args.annotations, args.results, subset=bool(getattr(args, "subset", False)))
+    corpus = score("coco", data.hyps, data.refs, getattr(args, "profile", None), width=args.width, **knobs)
+    per_image = sentence_scores("coco", data.hyps, data.refs, getattr(args, "profile", None), **knobs) \
+        if getattr(args, "per_image", False) else None
+    if args.format == "json":
+        doc = corpus.to_json()
+        doc["scores"] = {k: corpus.components[k] for k in OUTPUT_NAMES if k in corpus.components}
+        if per_image is not None:
+            doc["per_image"] = [{"image_id": i, **s.components} for i, s in zip(data.image_ids, per_image)]
+        print(json.dumps(doc, ensure_ascii=False))
+    else:
+        print(corpus.text)
+        if per_image is not None:
+            w = 3 if args.width is None else args.width
+            for i, s in zip(data.image_ids, per_image):
+                vals = " ".join(f"{k}={s.components[k]:.{w}f}" for k in OUTPUT_NAMES if k in s.components)
+                print(f"{i}\t{vals}")
+    return 0
