@@ -29,7 +29,7 @@ from ...stats import SegmentStats
 from ..base import MetricFamily, Refs, Segments
 from . import combine
 from .measures import (clipped_hits, flat, lcs_counts, ngram_counts, skip_bigram_counts, union_lcs_hits,
-                       wlcs_counts)
+                       wlcs_counts, wlcs_ref_sum)
 
 TYPE_RE = re.compile(r"^rouge(?:(?P<n>[1-9][0-9]*)|(?P<l>Lsum|L)|(?P<w>W)|(?P<s>SU|S)(?P<gap>[0-9]+|\*))$")
 
@@ -341,7 +341,11 @@ class Rouge(MetricFamily):
             for t_index, (_, (kind, arg)) in enumerate(specs):
                 per_ref = [_counts(kind, arg, hyp, ref, weight, su) for ref in ref_docs]
                 w = weight if kind == "W" else None
-                counts, prf = combine.combine_refs(per_ref, config.multi_ref, w, alpha, rounding)
+                keys = None
+                if w is not None and config.multi_ref == "best-recall" and len(per_ref) > 1:
+                    keys = [c[0] / wlcs_ref_sum(_lcs_side(ref), w) if c[1] > 0 else 0.0
+                            for c, ref in zip(per_ref, ref_docs)]
+                counts, prf = combine.combine_refs(per_ref, config.multi_ref, w, alpha, rounding, keys)
                 base = 1 + 6 * t_index
                 row[base:base + 3] = counts
                 row[base + 3:base + 6] = prf
@@ -415,12 +419,17 @@ def _counts(kind: str, arg: Any, hyp: _Doc, ref: _Doc, weight: float, su: str) -
         return clipped_hits(h, r), sum(r.values()), sum(h.values())
     if kind == "L":
         return lcs_counts(hyp.flat, ref.flat)
-    hyp_lcs = hyp.lcs_sents if hyp.lcs_sents is not None else hyp.sents
-    ref_lcs = ref.lcs_sents if ref.lcs_sents is not None else ref.sents
+    hyp_lcs, ref_lcs = _lcs_side(hyp), _lcs_side(ref)
     if kind == "Lsum":
         hits = union_lcs_hits(hyp_lcs, ref_lcs, hyp.counts, ref.counts)
         return hits, sum(len(s) for s in ref_lcs), len(hyp.flat)
-    return wlcs_counts(hyp_lcs, ref_lcs, hyp.counts, ref.counts, weight)
+    hits, ref_norm, _ = wlcs_counts(hyp_lcs, ref_lcs, hyp.counts, ref.counts, weight)
+    return hits, ref_norm, float(len(hyp.flat)) ** weight   # P: the truncated hypothesis (as Lsum)
+
+
+def _lcs_side(doc: _Doc) -> list[list[int]]:
+    """The sentences the LCS measures read (ROUGE-1.5.5's byte-limited LCS reader, or the text)."""
+    return doc.lcs_sents if doc.lcs_sents is not None else doc.sents
 
 
 def _aggregate(t: str, counts: np.ndarray, prf: np.ndarray, config: Config) -> dict[str, Any]:

@@ -64,8 +64,13 @@ def evaluate(counts: Counts, weight: float | None, alpha: float, rounding: int |
 
 
 def combine_refs(per_ref: Sequence[Counts], rule: str, weight: float | None, alpha: float,
-                 rounding: int | None) -> tuple[Counts, tuple[float, float, float]]:
-    """The document's counts (those the token-level pooling sums) and its (P, R, F)."""
+                 rounding: int | None, recall_keys: Sequence[float] | None = None
+                 ) -> tuple[Counts, tuple[float, float, float]]:
+    """The document's counts (those the token-level pooling sums) and its (P, R, F).
+
+    ``recall_keys`` replace R in the best-recall choice (ROUGE-W: ROUGE-1.5.5 compares
+    hits / sum_i f(|ref_i|), before its second f and the root; found black-box).
+    """
     if len(per_ref) == 1:
         return per_ref[0], evaluate(per_ref[0], weight, alpha, rounding)
     if rule == "pool":
@@ -77,10 +82,14 @@ def combine_refs(per_ref: Sequence[Counts], rule: str, weight: float | None, alp
         mean = tuple(sum(s[k] for s in scored) / n for k in range(3))
         pooled = (sum(c[0] for c in per_ref), sum(c[1] for c in per_ref), sum(c[2] for c in per_ref))
         return pooled, mean  # type: ignore[return-value]
-    key = 1 if rule == "best-recall" else 2
+    if rule == "best-recall":
+        keys = [s[1] for s in scored] if recall_keys is None else \
+            [round5(k) if rounding is not None else k for k in recall_keys]
+    else:
+        keys = [s[2] for s in scored]
     best = 0
-    for k in range(1, len(scored)):
-        if scored[k][key] > scored[best][key]:
+    for k in range(1, len(keys)):
+        if keys[k] > keys[best]:
             best = k
     return per_ref[best], scored[best]
 

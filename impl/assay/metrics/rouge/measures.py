@@ -151,6 +151,11 @@ def wlcs_counts(hyp_sents: Doc, ref_sents: Doc, hyp_counts: Counter, ref_counts:
     rouge-metric's PyRouge); R = (hits / ref)^(1/w), P = (hits / peer)^(1/w).
     """
     hits = union_wlcs_hits(hyp_sents, ref_sents, hyp_counts, ref_counts, weight)
-    ref_norm = sum(len(s) ** weight for s in ref_sents) ** weight
+    ref_norm = wlcs_ref_sum(ref_sents, weight) ** weight
     peer_norm = float(sum(len(s) for s in hyp_sents)) ** weight
     return hits, ref_norm, peer_norm
+
+
+def wlcs_ref_sum(ref_sents: Doc, weight: float) -> float:
+    """sum_i f(|ref_i|): ROUGE-W's reference length before its second f."""
+    return sum(len(s) ** weight for s in ref_sents)
