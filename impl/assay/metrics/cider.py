@@ -492,3 +492,8 @@ register(Profile(
     dict(_COCO, clipping=False, length_penalty_sigma=None, scale=1.0),
     "Original CIDEr: mean over n = 1..4 of the mean tf-idf cosine over references; no clipping, no length "
     "penalty, no factor 10; idf over the evaluated references (an n-gram no reference has: df taken as 1)."))
+register(Profile(
+    "cider", "vrama91", "vrama91/cider (the CIDEr authors' code, class Cider)", ("vrama91/cider@f281464",),
+    dict(_COCO, clipping=False, length_penalty_sigma=None, scale=10.0),
+    "The CIDEr authors' reference code (github vrama91/cider, Python 2; run through 2to3), Cider with "
+    "df='corpus': the original CIDEr of vedantam2015 times 10."))
