@@ -115,14 +115,14 @@ def _validate(values: Mapping[str, Any]) -> None:
 def _perl_flag_multi(value: Any) -> dict[str, Any]:
     key = str(value).strip().upper()
     if key not in ("A", "B"):
-        raise ValueError(f"-f takes A or B, got {value!r}")
+        raise KnobError(f"-f takes A or B, got {value!r}")
     return {"multi_ref": "pool" if key == "A" else "best-recall"}
 
 
 def _perl_flag_t(value: Any) -> dict[str, Any]:
     key = str(value).strip()
     if key not in ("0", "1"):
-        raise ValueError(f"-t takes 0 or 1 (2 prints raw counts), got {value!r}")
+        raise KnobError(f"-t takes 0 or 1 (2 prints raw counts), got {value!r}")
     return {"averaging": "document" if key == "0" else "token"}
 
 
