@@ -264,6 +264,34 @@ class Bleu(MetricFamily):
         from ..formats import bleu_sacrebleu_json
         return bleu_sacrebleu_json(value, components, config, profile, signature, width)
 
+    # ------------------------------------------------------------------ resampling
+    def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
+        """Corpus BLEU of many summed rows at once (bootstrap / approximate randomisation).
+
+        float64 sums: the same rules as :meth:`score_stats` (vectorised where
+        :func:`bleu_vector.vectorizable`, else ``bleu_from_counts`` per sum row, which needs no
+        segment). float32 sums: sacrebleu 2.x's resampling arithmetic (its significance code
+        casts the statistics to float32), see :func:`sacrebleu_float32_scores`. Configurations
+        that read the last segment (NLTK methods 5-7) are not a function of sums: KnobError.
+        """
+        if config.get("epsilon", "none") == "coco":
+            from .bleu_coco import coco_scores_from_sums
+            return coco_scores_from_sums(np.asarray(sums, dtype=np.float64), config.max_ngram_order)
+        if _needs_extra_order(config) or config.smooth_method == "nltk-method6":
+            raise KnobError(f"bleu: smooth_method={config.smooth_method} reads the last segment, so the "
+                            "corpus score is not a function of summed statistics (no resampling)")
+        sums = np.asarray(sums)
+        if sums.ndim != 2 or sums.shape[1] != 2 + 2 * config.max_ngram_order:
+            raise KnobError(f"bleu: sums of shape {sums.shape} do not match max_ngram_order="
+                            f"{config.max_ngram_order}")
+        if sums.dtype == np.float32:
+            return sacrebleu_float32_scores(sums, config)
+        sums = sums.astype(np.float64)
+        n = config.max_ngram_order
+        from .bleu_vector import bleu_rows, vectorizable
+        if vectorizable(config):
+            return bleu_rows(sums[:, 0], sums[:, 1], sums[:, 2:2 + n], sums[:, 2 + n:], config)[0]
+        return np.array([bleu_from_counts(r[0], r[1], r[2:2 + n], r[2 + n:], config)[0] for r in sums])
 
 def _has_content(ref: Any) -> bool:
     return bool(ref) if isinstance(ref, (list, tuple)) else bool(str(ref).strip())
@@ -423,6 +451,62 @@ def _nltk_smoothing(method: str, p: list[float], correct: list[float], total: li
         return p
     from .bleu_nltk import nltk_methods
     return nltk_methods(method, p, correct, total, sys_len, config, columns, last)
+
+
+def sacrebleu_float32_scores(sums: np.ndarray, config: Config) -> np.ndarray:
+    """sacrebleu 2.x BLEU of float32 resampled sums, operation for operation (black-box verified).
+
+    sacrebleu's bootstrap hands float32 column sums to its corpus-score function, so under numpy's
+    NEP 50 rules the precisions are float32: ``p_n = (100 * c_n) / t_n`` (add-k adds ``k`` to
+    ``c_n, t_n`` for n >= 2 in float32; exp smoothing ``100 / (2^j * t_n)``; floor ``(100 k) / t_n``).
+    Lengths are truncated to ints, ``BP = exp(1 - r/c)`` in float64; the logs (log 0 =
+    -9999999999) are summed in float64 order by order and ``score = BP * exp(sum / N_eff)``. No
+    unigram match gives 0; an order without hypothesis n-grams stops the product (sacrebleu).
+    """
+    if (config.smooth_method not in ("none", "floor", "add-k", "exp") or config.missing_order != "stop"
+            or config.no_match != "zero" or config.zero_precision != "zero" or config.weights != "uniform"
+            or config.scale != 100 or config.auto_reweigh):
+        raise KnobError("bleu: float32 resampling reproduces sacrebleu 2.x and needs a sacrebleu-style "
+                        "configuration (smoothing none/floor/add-k/exp, uniform weights, 0-100 scale)")
+    n = config.max_ngram_order
+    f32 = np.float32
+    k_value = config.smooth_value if config.smooth_value is not None else DEFAULT_SMOOTH_VALUE.get(
+        config.smooth_method, 0.0)
+    sys_len = np.trunc(sums[:, 0].astype(np.float64))
+    ref_len = np.trunc(sums[:, 1].astype(np.float64))
+    correct = sums[:, 2:2 + n].astype(f32)
+    total = sums[:, 2 + n:2 + 2 * n].astype(f32)
+    if config.smooth_method == "add-k" and n > 1:
+        correct[:, 1:] += f32(k_value)
+        total[:, 1:] += f32(k_value)
+    m = sums.shape[0]
+    prec = np.zeros((m, n), dtype=f32)
+    alive = np.ones(m, dtype=bool)
+    eff = np.full(m, n)
+    factor = np.ones(m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(n):
+            c, t = correct[:, i], total[:, i]
+            alive &= t != 0
+            if config.effective_order:
+                eff[alive] = i + 1
+            hit = alive & (c != 0)
+            prec[hit, i] = (f32(100.0) * c[hit]) / t[hit]
+            zero = alive & (c == 0)
+            if config.smooth_method == "exp":
+                factor[zero] *= 2
+                prec[zero, i] = f32(100.0) / (factor[zero].astype(f32) * t[zero])
+            elif config.smooth_method == "floor":
+                prec[zero, i] = f32(100.0 * k_value) / t[zero]
+        logs = prec.astype(np.float64)
+        logs = np.where(logs > 0, np.log(np.where(logs > 0, logs, 1.0)), MY_LOG_ZERO)
+        log_sum = np.zeros(m)
+        for i in range(n):                       # sacrebleu sums the logs order by order
+            log_sum = np.where(i < eff, log_sum + logs[:, i], log_sum)
+        bp = np.where(sys_len < ref_len,
+                      np.where(sys_len > 0, np.exp(1.0 - ref_len / np.where(sys_len > 0, sys_len, 1.0)), 0.0), 1.0)
+        scores = bp * np.exp(log_sum / eff)
+    return np.where(correct[:, 0] == 0, 0.0, scores)
 
 
 FAMILY = Bleu()
