@@ -293,6 +293,7 @@ class Bleu(MetricFamily):
             return bleu_rows(sums[:, 0], sums[:, 1], sums[:, 2:2 + n], sums[:, 2 + n:], config)[0]
         return np.array([bleu_from_counts(r[0], r[1], r[2:2 + n], r[2 + n:], config)[0] for r in sums])
 
+
 def _has_content(ref: Any) -> bool:
     return bool(ref) if isinstance(ref, (list, tuple)) else bool(str(ref).strip())
 
