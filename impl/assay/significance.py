@@ -62,6 +62,8 @@ def resolve_seed(seed: Any = _ENV) -> Seed:
 
     ``seed`` may be an int, ``None`` (unseeded) or text read the way sacrebleu reads the variable.
     """
+    if isinstance(seed, Seed):
+        return seed
     if seed is _ENV:
         text = os.environ.get(SEED_ENV)
         if text is None:
