@@ -56,16 +56,18 @@ def _key(image_id: Any, where: str) -> str:
     return str(image_id)
 
 
-def _caption(value: Any, name: str, image_id: Any, what: str) -> str:
+def _caption(value: Any, name: str, image_id: Any, what: str, allow_empty: bool = False) -> str:
     if not isinstance(value, str):
         raise InputError(f"{name}: image_id {image_id!r}: {what} must be a string, got {type(value).__name__}")
-    if not value.strip():
+    if not allow_empty and not value.strip():
         raise InputError(f"{name}: image_id {image_id!r}: empty {what}")
     return value
 
 
-def parse_annotations(doc: Any, name: str) -> dict[str, list[str]]:
-    """References per image id (insertion order), from either accepted shape."""
+def parse_annotations(doc: Any, name: str, allow_empty: bool = False) -> dict[str, list[str]]:
+    """References per image id (insertion order), from either accepted shape.
+
+    ``allow_empty`` accepts empty captions (an idf corpus may hold them; they add no n-gram)."""
     out: dict[str, list[str]] = {}
     shown: dict[str, Any] = {}
     if isinstance(doc, dict) and "annotations" in doc:
@@ -78,7 +80,8 @@ def parse_annotations(doc: Any, name: str) -> dict[str, list[str]]:
                 raise InputError(f"{where}: expected an object with 'image_id' and 'caption'")
             key = _key(entry["image_id"], where)
             shown.setdefault(key, entry["image_id"])
-            out.setdefault(key, []).append(_caption(entry["caption"], name, entry["image_id"], "reference caption"))
+            out.setdefault(key, []).append(_caption(entry["caption"], name, entry["image_id"], "reference caption",
+                                                    allow_empty))
     elif isinstance(doc, dict):
         for image_id, caps in doc.items():
             key = _key(image_id, name)
@@ -86,7 +89,7 @@ def parse_annotations(doc: Any, name: str) -> dict[str, list[str]]:
                 caps = [caps]
             if not isinstance(caps, list) or not caps:
                 raise InputError(f"{name}: image_id {image_id!r}: expected a non-empty list of reference captions")
-            out[key] = [_caption(c, name, image_id, "reference caption") for c in caps]
+            out[key] = [_caption(c, name, image_id, "reference caption", allow_empty) for c in caps]
     else:
         raise InputError(f"{name}: expected COCO annotations ({{\"annotations\": [...]}}) or "
                          f"{{image_id: [captions]}}, got a JSON {type(doc).__name__}")

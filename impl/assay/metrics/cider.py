@@ -33,8 +33,8 @@ CIDEr-D, so it weighs the hypothesis norm with idf log N.
 reference set instead of the evaluated one, so a single image gets a meaningful score:
 a path to a JSON of document frequencies (``{"format": "assay-cider-df/1", "n_images": N,
 "df": {"a dog": 12, ...}}``), a JSON of reference captions (COCO annotations or
-``{image_id: [captions]}``), or a text file with one image per line, references separated by
-`` ||| ``; or a name looked up as ``$ASSAY_IDF_DIR/<name>.json``. (vrama91/cider's
+``{image_id: [captions]}``), or a text file with one image per line (every line, blank ones too),
+references separated by `` ||| ``; or a name looked up as ``$ASSAY_IDF_DIR/<name>.json``. (vrama91/cider's
 ``df_mode='coco-val-df'`` did the same with the COCO val2014 frequencies.)
 
 Sufficient statistics: the document-frequency table is the corpus context (first pass, kept in
@@ -275,14 +275,13 @@ def _load_idf_cached(key: tuple[Any, ...]) -> DocumentFrequencies:
         if isinstance(doc, dict) and "df" in doc:
             return _df_table_from_json(doc, path)
         from ..coco_json import parse_annotations
-        groups = parse_annotations(doc, str(path))
+        groups = parse_annotations(doc, str(path), allow_empty=True)
         captions = list(groups.values())
     else:
-        captions = []
-        for lineno, line in enumerate(text.split("\n"), 1):
-            if not line.strip():
-                continue
-            captions.append([c for c in line.split(REF_SEPARATOR)])
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()                      # the final newline ends the last image's line
+        captions = [line.split(REF_SEPARATOR) for line in lines]   # every line is one image
         if not captions:
             raise InputError(f"{path}: no reference captions")
     flat = [c for group in captions for c in group]
