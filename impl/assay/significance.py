@@ -12,8 +12,9 @@ Every rule below was found black-box with sacrebleu 2.6.0 (numpy 2.x) and is rep
   dtype=bool)``; trial k's first pseudo-system takes the baseline's row where the mask is True and
   the system's row elsewhere, the second the opposite.
 - **Bootstrap arithmetic**: the rows are cast to float32 and each resample is summed in float32,
-  segment by segment in index order; the family's :meth:`scores_from_sums` then sees float32 sums
-  and must use the tool's float32 arithmetic (BLEU: float32 precisions; chrF/TER: float32 scores).
+  segment by segment in index order, and scored with float32 arithmetic
+  (:mod:`assay.significance_float32`: BLEU's precisions, chrF's and TER's whole scores are float32).
+  Profiles of other tools resample with exact float64 sums and the family's ``scores_from_sums``.
   AR sums are float64 (``mask @ base + ~mask @ system``), scored with float64 arithmetic.
 - **CI** (:func:`estimate_ci`): sort the resampled scores; ``mean`` = their mean; with ``lo = n // 40``
   and ``hi = n - 1 - lo``, ``ci = (sorted[hi] - sorted[lo]) / 2``. sacrebleu prints ``μ = mean ± ci``
@@ -137,6 +138,20 @@ def float32_sums(rows: np.ndarray, idx: np.ndarray, counts: np.ndarray | None = 
     for start in range(0, idx.shape[0], chunk):
         out[start:start + chunk] = rows32[idx[start:start + chunk]].sum(axis=1)
     return out
+
+
+def float64_sums(rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Exact-as-possible float64 resample sums (profiles of tools without float32 resampling)."""
+    return counts.astype(np.float64) @ np.asarray(rows, dtype=np.float64)
+
+
+def resample_scores(setup: "MetricSetup", rows: np.ndarray, idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """One corpus score per resample: sacrebleu 2.x profiles with sacrebleu's float32 arithmetic
+    (:mod:`assay.significance_float32`), every other profile from exact float64 sums."""
+    from .significance_float32 import tool_resample_scores, uses_float32
+    if uses_float32(setup.profile):
+        return tool_resample_scores(setup.family, float32_sums(rows, idx, counts), setup.config)
+    return np.asarray(setup.family.scores_from_sums(float64_sums(rows, counts), setup.config))
 
 
 def ar_sums(base: np.ndarray, system: np.ndarray, masks: np.ndarray, chunk: int = 1000
@@ -391,7 +406,7 @@ def confidence_interval(metric: Any, hyps: Sequence[Any], refs: Any, profile: st
         if idx is None:
             idx = bootstrap_indices(len(st.rows), n_samples, _run_seed(seed_obj))
             counts = resample_counts(idx)
-        scores = setup.family.scores_from_sums(float32_sums(st.rows, idx, counts), setup.config)
+        scores = resample_scores(setup, st.rows, idx, counts)
         mean, ci, low, high = estimate_ci(scores)
         w = width if width is not None else (setup.profile.default_width or 1)
         out.append(ConfidenceResult(setup.metric, display_name(st.score, setup.metric), st.score,
@@ -449,11 +464,11 @@ def _paired(test: str, metrics: Any, baseline: Any, systems: Any, refs: Any, pro
         family, config = setup.family, setup.config
         base = stats[0]
         if test == "bs":
-            base_scores = family.scores_from_sums(float32_sums(base.rows, draws, counts), config)
+            base_scores = resample_scores(setup, base.rows, draws, counts)
             mean, ci, low, high = estimate_ci(base_scores)
             row = [SystemResult(float(base.score.value), None, mean, ci, low, high)]
             for st in stats[1:]:
-                sys_scores = family.scores_from_sums(float32_sums(st.rows, draws, counts), config)
+                sys_scores = resample_scores(setup, st.rows, draws, counts)
                 mean, ci, low, high = estimate_ci(sys_scores)
                 p = bootstrap_p_value(sys_scores, base_scores, st.real - base.real)
                 row.append(SystemResult(float(st.score.value), p, mean, ci, low, high))
