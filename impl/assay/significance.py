@@ -16,7 +16,8 @@ Every rule below was found black-box with sacrebleu 2.6.0 (numpy 2.x) and is rep
   (:mod:`assay.significance_float32`: BLEU's precisions, chrF's and TER's whole scores are float32).
   Profiles of other tools resample with exact float64 sums and the family's ``scores_from_sums``.
   AR sums are float64 (``mask @ base + ~mask @ system``), scored with float64 arithmetic.
-- **CI** (:func:`estimate_ci`): sort the resampled scores; ``mean`` = their mean; with ``lo = n // 40``
+- **CI** (:func:`estimate_ci`): sort the resampled scores; ``mean`` = numpy's mean of the sorted
+  scores (``--confidence`` uses ``statistics.mean`` instead, :func:`statistics_mean`); with ``lo = n // 40``
   and ``hi = n - 1 - lo``, ``ci = (sorted[hi] - sorted[lo]) / 2``. sacrebleu prints ``μ = mean ± ci``
   (a half-width of the 95% percentile interval, shown around the mean).
 - **Paired bootstrap p-value** (Moses' bootstrap-hypothesis-difference-significance.pl): with
@@ -38,7 +39,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .errors import InputError, KnobError
+from .errors import InputError, KnobError, ToolBehaviourError
 
 DEFAULT_SEED = 12345
 SEED_ENV = "SACREBLEU_SEED"
@@ -152,6 +153,31 @@ def resample_scores(setup: "MetricSetup", rows: np.ndarray, idx: np.ndarray, cou
     if uses_float32(setup.profile):
         return tool_resample_scores(setup.family, float32_sums(rows, idx, counts), setup.config)
     return np.asarray(setup.family.scores_from_sums(float64_sums(rows, counts), setup.config))
+
+
+def _confidence_scores(setup: "MetricSetup", rows: np.ndarray, idx: np.ndarray, counts: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray | None]:
+    from .significance_float32 import tool_resample_scores_and_kinds, uses_float32
+    if uses_float32(setup.profile):
+        return tool_resample_scores_and_kinds(setup.family, float32_sums(rows, idx, counts), setup.config)
+    return np.asarray(setup.family.scores_from_sums(float64_sums(rows, counts), setup.config)), None
+
+
+def statistics_mean(scores: np.ndarray, python: np.ndarray | None = None) -> float:
+    """sacrebleu's ``--confidence`` mean: ``statistics.mean`` of the resampled scores (the exactly
+    rounded mean, in the scores' type; its paired tests use numpy's mean of the sorted scores).
+    ``python`` marks scores that are Python floats in the tool: a mix with float32 scores is a
+    TypeError in sacrebleu 2.6.0, reproduced as :class:`ToolBehaviourError`."""
+    import statistics
+    if python is not None and python.any() and not python.all():
+        raise ToolBehaviourError("sacrebleu 2.6.0 cannot average these resamples: some scores are Python "
+                                 "floats (no effective order / no reference) and others float32 "
+                                 "(TypeError: don't know how to coerce float32 and float)", "TypeError")
+    if python is not None and python.all():
+        return float(statistics.mean(np.asarray(scores, dtype=np.float64).tolist()))
+    values = list(np.asarray(scores)) if np.asarray(scores).dtype == np.float32 else \
+        np.asarray(scores, dtype=np.float64).tolist()
+    return float(statistics.mean(values))
 
 
 def ar_sums(base: np.ndarray, system: np.ndarray, masks: np.ndarray, chunk: int = 1000
@@ -406,8 +432,9 @@ def confidence_interval(metric: Any, hyps: Sequence[Any], refs: Any, profile: st
         if idx is None:
             idx = bootstrap_indices(len(st.rows), n_samples, _run_seed(seed_obj))
             counts = resample_counts(idx)
-        scores = resample_scores(setup, st.rows, idx, counts)
-        mean, ci, low, high = estimate_ci(scores)
+        scores, python = _confidence_scores(setup, st.rows, idx, counts)
+        _, ci, low, high = estimate_ci(scores)
+        mean = statistics_mean(scores, python)
         w = width if width is not None else (setup.profile.default_width or 1)
         out.append(ConfidenceResult(setup.metric, display_name(st.score, setup.metric), st.score,
                                     SystemResult(float(st.score.value), None, mean, ci, low, high),

@@ -36,14 +36,22 @@ def uses_float32(profile: Any) -> bool:
 
 def tool_resample_scores(family: Any, sums32: np.ndarray, config: Any) -> np.ndarray:
     """The scores sacrebleu 2.x computes from float32 resample sums, for BLEU, chrF and TER."""
+    return tool_resample_scores_and_kinds(family, sums32, config)[0]
+
+
+def tool_resample_scores_and_kinds(family: Any, sums32: np.ndarray, config: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Scores plus a mask of those that are Python floats in sacrebleu (all of BLEU's; chrF's and
+    TER's special cases). ``statistics.mean`` (sacrebleu's ``--confidence`` mean) cannot mix them."""
     name = family.name
     if name == "bleu":
-        return family.scores_from_sums(sums32, config)
+        scores = family.scores_from_sums(sums32, config)
+        return scores, np.ones(len(scores), dtype=bool)
     if name == "chrf":
-        return chrf_float32_scores(sums32, _chrf_columns(family, config), config)
+        return chrf_float32_scores(sums32, _chrf_columns(family, config), config, kinds=True)
     if name == "ter":
         return ter_float32_scores(sums32, _column_index(family, config, ("edits", "num_edits")),
-                                  _column_index(family, config, ("ref_len", "ref_length", "avg_ref_len")))
+                                  _column_index(family, config, ("ref_len", "ref_length", "avg_ref_len")),
+                                  kinds=True)
     raise KnobError(f"{name}: no sacrebleu float32 resampling arithmetic is known for this metric")
 
 
@@ -81,7 +89,8 @@ def _chrf_check(config: Any) -> None:
         raise KnobError("chrf: float32 resampling reproduces sacrebleu 2.x (corpus averaging, 0-100 scale)")
 
 
-def chrf_float32_scores(sums: np.ndarray, orders: list[tuple[int, int, int]], config: Any) -> np.ndarray:
+def chrf_float32_scores(sums: np.ndarray, orders: list[tuple[int, int, int]], config: Any,
+                        kinds: bool = False) -> Any:
     """sacrebleu 2.x chrF of float32 sums (see the module docstring for the operation order)."""
     _chrf_check(config)
     sums = np.asarray(sums, dtype=F32)
@@ -104,7 +113,8 @@ def chrf_float32_scores(sums: np.ndarray, orders: list[tuple[int, int, int]], co
             score = (F32(1 + b2) * p * r / (F32(b2) * p + r)).astype(F32) * F32(100)
             python_zero = (eff == 0) | ((p + r) == 0)
             out = np.where(python_zero, 0.0, score.astype(np.float64))
-            return out if python_zero.any() else out.astype(F32)
+            out = out if python_zero.any() else out.astype(F32)
+            return (out, python_zero) if kinds else out
         total32 = np.zeros(m_rows, dtype=F32)
         total64 = np.zeros(m_rows)
         is32 = np.zeros(m_rows, dtype=bool)
@@ -133,16 +143,16 @@ def chrf_float32_scores(sums: np.ndarray, orders: list[tuple[int, int, int]], co
         score32 = (F32(100) * total32 / F32(n)).astype(F32)
         score64 = 100 * total64 / n
         out = np.where(is32, score32.astype(np.float64), score64)
-        return out if (~is32).any() else out.astype(F32)
+        out = out if (~is32).any() else out.astype(F32)
+        return (out, ~is32) if kinds else out
 
 
-def ter_float32_scores(sums: np.ndarray, edits_col: int, ref_col: int) -> np.ndarray:
+def ter_float32_scores(sums: np.ndarray, edits_col: int, ref_col: int, kinds: bool = False) -> Any:
     """sacrebleu 2.x TER of float32 sums: ``100 * (edits / ref_len)``; 100.0 / 0.0 without reference."""
     sums = np.asarray(sums, dtype=F32)
     edits, ref = sums[:, edits_col], sums[:, ref_col]
     with np.errstate(divide="ignore", invalid="ignore"):
         score = (F32(100) * (edits / np.where(ref > 0, ref, F32(1)))).astype(F32)
     no_ref = ref <= 0
-    if not no_ref.any():
-        return score
-    return np.where(no_ref, np.where(edits > 0, 100.0, 0.0), score.astype(np.float64))
+    out = score if not no_ref.any() else np.where(no_ref, np.where(edits > 0, 100.0, 0.0), score.astype(np.float64))
+    return (out, no_ref) if kinds else out
