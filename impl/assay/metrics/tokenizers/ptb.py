@@ -92,7 +92,7 @@ class _Lexer:
     def __init__(self) -> None:
         c = _classes()
         let = "A-Za-z" + c["L"]                 # letters (and the non-ASCII letter-like characters)
-        an = "0-9" + let
+        an = "0-9\u00ad" + let  # a soft hyphen touching a word is part of it (and dropped)
         self.sep = re.compile("[ \t\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u00a0%s]+" % c["X"])
         unit = r"[%s]+(?:_[%s]+)*" % (an, an)
         word = r"(?=[%s_]*[%s_])%s(?:[.!?][%s]%s)*" % (an, let, unit, let, "(?:" + unit + ")?")
@@ -115,6 +115,7 @@ class _Lexer:
             ("word", word),
             ("number", r"[-+]?" + num),
             ("acro", r"[A-Za-z](?:\.[A-Za-z])+\.?|[A-Za-z]\."),
+            ("numabbrev", r"[Nn]o\.(?=\s+[0-9])"),
             ("abbrev", r"(?i:ph\.d\.|ed\.d\.)|[A-Za-z]+\."),
             ("apoword", r"(?:[%s]+[%s]|J)%s%s(?:[aeiouAEIOU]|[A-Z])[%s]*" % (let, V, apos, clitic_ahead, let)),
             ("apoword1", r"[dlnoDLNO]%s%s[%s]{2,}" % (apos, clitic_ahead, let)),
@@ -193,6 +194,12 @@ class _Lexer:
         if m:
             out.append(_QUOTE_RUNS[ch] * (m.end() - i))
             return m.end()
+        if ch == "\u00ad":  # a run of soft hyphens on its own is one "-"
+            j = i
+            while j < len(text) and text[j] == ch:
+                j += 1
+            out.append("-")
+            return j
         if ch in _NORMALISE:
             out.append(_NORMALISE[ch])
             return i + 1
@@ -200,7 +207,8 @@ class _Lexer:
         if m:
             out.append(m.group())
             return m.end()
-        out.append(ch)  # single symbol / other punctuation
+        if ch not in "\u2010\u2011\u058a":  # these hyphens only survive inside a word
+            out.append(ch)  # single symbol / other punctuation
         return i + 1
 
     def _word(self, tok: str, end: int, text: str, out: list[str]) -> int:
@@ -211,6 +219,8 @@ class _Lexer:
         cut = self.split_words.get(tok.lower())
         if cut and end < len(text) and text[end] in "'\u2019":
             cut = None
+        if "\u00ad" in tok:
+            tok = tok.replace("\u00ad", "")
         if cut:
             out.append(tok[:cut])
             out.append(tok[cut:])
@@ -225,6 +235,8 @@ class _Lexer:
             if name == "phone":
                 tok = tok.replace("(", "-LRB-").replace(")", "-RRB-")
             out.append(tok)
+        elif name == "hyphword":
+            out.append(tok.replace("\u00ad", ""))
         elif name == "word":
             return self._word(tok, end, text, out)
         elif name == "acro":
