@@ -28,6 +28,7 @@ from ...profiles import Profile, register
 from ...stats import SegmentStats
 from ..base import MetricFamily, Refs, Segments
 from . import combine
+from .lcs import match_masks
 from .measures import (clipped_hits, flat, lcs_counts, ngram_counts, skip_bigram_counts, union_lcs_hits,
                        wlcs_counts, wlcs_ref_sum)
 
@@ -218,16 +219,8 @@ class _Corpus:
 
     def intern(self, sentences: list[list[str]]) -> list[list[int]]:
         vocab = self.vocab
-        out = []
-        for toks in sentences:
-            ids = []
-            for t in toks:
-                i = vocab.get(t)
-                if i is None:
-                    i = vocab[t] = len(vocab)
-                ids.append(i)
-            out.append(ids)
-        return out
+        setdefault = vocab.setdefault
+        return [[setdefault(t, len(vocab)) for t in toks] for toks in sentences]
 
     def document(self, raw: str) -> "_Doc":
         cfg = self.config
@@ -258,7 +251,7 @@ class _Corpus:
 class _Doc:
     """A tokenised document: sentences of ids, the flat sequence, unigram counts (cached)."""
 
-    __slots__ = ("sents", "lcs_sents", "_flat", "_counts", "_ngrams")
+    __slots__ = ("sents", "lcs_sents", "_flat", "_counts", "_ngrams", "_masks")
 
     def __init__(self, sents: list[list[int]], lcs_sents: list[list[int]] | None = None):
         self.sents = sents
@@ -266,6 +259,14 @@ class _Doc:
         self._flat: list[int] | None = None
         self._counts: Counter | None = None
         self._ngrams: dict[Any, Counter] = {}
+        self._masks: list[dict[int, int]] | None = None
+
+    @property
+    def masks(self) -> list[dict[int, int]]:
+        """Match masks of the sentences the LCS measures read (reused for every hypothesis)."""
+        if self._masks is None:
+            self._masks = [match_masks(s) for s in _lcs_side(self)]
+        return self._masks
 
     @property
     def flat(self) -> list[int]:
@@ -421,7 +422,7 @@ def _counts(kind: str, arg: Any, hyp: _Doc, ref: _Doc, weight: float, su: str) -
         return lcs_counts(hyp.flat, ref.flat)
     hyp_lcs, ref_lcs = _lcs_side(hyp), _lcs_side(ref)
     if kind == "Lsum":
-        hits = union_lcs_hits(hyp_lcs, ref_lcs, hyp.counts, ref.counts)
+        hits = union_lcs_hits(hyp_lcs, ref_lcs, hyp.counts, ref.counts, ref.masks)
         return hits, sum(len(s) for s in ref_lcs), len(hyp.flat)
     hits, ref_norm, _ = wlcs_counts(hyp_lcs, ref_lcs, hyp.counts, ref.counts, weight)
     return hits, ref_norm, float(len(hyp.flat)) ** weight   # P: the truncated hypothesis (as Lsum)

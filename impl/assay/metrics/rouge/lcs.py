@@ -70,24 +70,62 @@ def lcs_ref_positions(ref: Sequence[int], hyp: Sequence[int], masks: dict[int, i
         return 0
     if masks is None:
         masks = match_masks(ref)
-    rows = lcs_rows(ref, hyp, masks)
     get = masks.get
+    return positions_from_masks(len(ref), [get(t, 0) for t in hyp])
+
+
+def positions_from_masks(m: int, hyp_masks: Sequence[int]) -> int:
+    """:func:`lcs_ref_positions` given ``hyp_masks[j]`` = match mask of ``hyp[j]`` in the reference.
+
+    Forward pass: the rows (``V`` after each hypothesis token). Backward: in row j the walk from i
+    stops at the highest position p < i that is a match of ``hyp[j-1]`` (diagonal: p is chosen,
+    i = p) or an increment of the row (the walk moves along hyp, i = p + 1). Rows of tokens absent
+    from the reference leave ``V`` unchanged, so a run of them acts like one such row: only rows of
+    matching tokens are kept, each noting whether such a run precedes it.
+    """
+    mask = (1 << m) - 1
+    v = mask
+    rows: list[tuple[int, int, bool]] = []   # (match mask, V after the row, a run of absent tokens precedes)
+    gap = False
+    for u in hyp_masks:
+        if not u:
+            gap = True
+            continue
+        x = u & v
+        if x:
+            v = ((v + x) | (v ^ x)) & mask   # Hyyro: (V + U) | (V - U), and V - U = V ^ U as U <= V
+        rows.append((u, v, gap))
+        gap = False
+    if v == mask:          # no common token
+        return 0
     chosen = 0
-    i, j = len(ref), len(hyp)
-    while i > 0 and j > 0:
-        below = (1 << i) - 1
-        # positions p < i where the walk stops in row j: a match (diagonal) or an increment of
-        # T along ref (moving further along ref would lose length, so the walk moves along hyp)
-        stop = (get(hyp[j - 1], 0) | rows[j]) & below
+    below = mask
+    if gap:                # trailing absent tokens: one step in the last row
+        stop = ~v & below
+        if not stop:
+            return 0
+        below = (2 << (stop.bit_length() - 1)) - 1
+    k = len(rows)
+    while k:
+        k -= 1
+        match, row, gap_before = rows[k]
+        stop = (match | ~row) & below        # ~row: the increments of this row
         if not stop:
             break
         p = stop.bit_length() - 1
-        if (get(hyp[j - 1], 0) >> p) & 1:
+        if (match >> p) & 1:
             chosen |= 1 << p
-            i = p
+            if not p:
+                break
+            below = (1 << p) - 1
         else:
-            i = p + 1
-        j -= 1
+            below = (2 << p) - 1
+        if gap_before:     # the absent-token run before this row has the previous row's V
+            prev = rows[k - 1][1] if k else mask
+            stop = ~prev & below
+            if not stop:
+                break
+            below = (2 << (stop.bit_length() - 1)) - 1
     return chosen
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from .lcs import lcs_length, lcs_ref_positions, match_masks, wlcs_positions
+from .lcs import lcs_length, match_masks, positions_from_masks, wlcs_positions
 
 Doc = Sequence[Sequence[int]]
 
@@ -43,13 +43,10 @@ def ngram_counts(seq: Sequence[int], n: int) -> Counter:
 
 def clipped_hits(hyp: Counter, ref: Counter) -> int:
     """sum_g min(hyp[g], ref[g]) over the n-grams both have."""
-    if len(hyp) > len(ref):
-        hyp, ref = ref, hyp
     total = 0
-    for g, c in hyp.items():
-        r = ref.get(g)
-        if r:
-            total += c if c < r else r
+    for g in hyp.keys() & ref.keys():
+        c, r = hyp[g], ref[g]
+        total += c if c < r else r
     return total
 
 
@@ -78,19 +75,28 @@ def lcs_counts(hyp: Sequence[int], ref: Sequence[int]) -> tuple[int, int, int]:
     return lcs_length(ref, hyp), len(ref), len(hyp)
 
 
-def union_lcs_hits(hyp_sents: Doc, ref_sents: Doc, hyp_counts: Counter, ref_counts: Counter) -> int:
-    """Summary-level union-LCS hits, clipped by the unigram counts of both sides."""
+def union_lcs_hits(hyp_sents: Doc, ref_sents: Doc, hyp_counts: Counter, ref_counts: Counter,
+                   ref_masks: Sequence[dict[int, int]] | None = None) -> int:
+    """Summary-level union-LCS hits, clipped by the unigram counts of both sides.
+
+    ``ref_masks``: :func:`match_masks` of every reference sentence, when the caller keeps them.
+    """
     if not hyp_counts or not ref_counts:
         return 0
     union_counts: Counter = Counter()
-    for ref in ref_sents:
+    hyp_sents = [h for h in hyp_sents if h]
+    if ref_masks is None:
+        ref_masks = [match_masks(r) for r in ref_sents]
+    for ref, masks in zip(ref_sents, ref_masks):
         if not ref:
             continue
-        masks = match_masks(ref)
+        get = masks.get
+        m = len(ref)
         union = 0
         for hyp in hyp_sents:
-            if hyp:
-                union |= lcs_ref_positions(ref, hyp, masks)
+            hyp_masks = [get(t, 0) for t in hyp]
+            if any(hyp_masks):
+                union |= positions_from_masks(m, hyp_masks)
         while union:
             low = union & -union
             union_counts[ref[low.bit_length() - 1]] += 1
