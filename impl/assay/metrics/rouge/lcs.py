@@ -42,10 +42,10 @@ def lcs_length(ref: Sequence[int], hyp: Sequence[int], masks: dict[int, int] | N
     mask = (1 << m) - 1
     v = mask
     get = masks.get
-    for tok in hyp:
-        u = v & get(tok, 0)
+    for u in [get(tok, 0) for tok in hyp]:
         if u:
-            v = ((v + u) | (v - u)) & mask
+            u &= v
+            v = ((v + u) | (v ^ u)) & mask
     return m - v.bit_count()
 
 

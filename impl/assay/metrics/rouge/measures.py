@@ -20,6 +20,7 @@ shared/research/rouge_meteor_cider.md §1-2):
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress
 from typing import Sequence
 
 from .lcs import lcs_length, match_masks, positions_from_masks, wlcs_positions
@@ -97,10 +98,8 @@ def union_lcs_hits(hyp_sents: Doc, ref_sents: Doc, hyp_counts: Counter, ref_coun
             hyp_masks = [get(t, 0) for t in hyp]
             if any(hyp_masks):
                 union |= positions_from_masks(m, hyp_masks)
-        while union:
-            low = union & -union
-            union_counts[ref[low.bit_length() - 1]] += 1
-            union ^= low
+        if union:   # the tokens at the union's positions (bit i = position i)
+            union_counts.update(compress(ref, map(int, bin(union)[:1:-1])))
     hits = 0
     for tok, u in union_counts.items():
         hits += min(u, hyp_counts.get(tok, 0), ref_counts.get(tok, 0))
