@@ -118,7 +118,7 @@ class _Lexer:
             ("numabbrev", r"[Nn]o\.(?=\s+[0-9])"),
             ("abbrev", r"(?i:ph\.d\.|ed\.d\.)|[A-Za-z]+\."),
             ("apoword", r"(?:[%s]+[%s]|J)%s%s(?:[aeiouAEIOU]|[A-Z])[%s]*" % (let, V, apos, clitic_ahead, let)),
-            ("apoword1", r"[dlnoDLNO]%s%s[%s]{2,}" % (apos, clitic_ahead, let)),
+            ("apoword1", r"(?:[dlno]|[A-HJ-XZ])%s%s[%s]{2,}" % (apos, clitic_ahead, let)),
             ("apoletter", r"[dlDL]%s(?=[%s](?![%s]))%s" % (apos, let, let, clitic_ahead)),
             ("apospecial", r"(?i:c%smon|e%ser|%s(?:em|cause|til|till)|%sn%s|%sn(?![%s]))" % (apos, apos, apos, apos, apos, apos, let)),
             ("apoprefix", r"(?:ol|OL|Ol|oL)%s|(?:[yY]|j)%s(?=[%s])(?![sSlL])" % (apos, apos, let)),
@@ -144,7 +144,7 @@ class _Lexer:
         self.quote_run = re.compile("(%s)" % "|".join("%s+" % re.escape(q) for q in _QUOTE_RUNS))
         self.never = _abbrev_set(_ABBREV_NEVER)
         self.final = _abbrev_set(_ABBREV_FINAL) | {"Ph.D", "Ed.D", "PH.D", "ED.D"}
-        self.final_ctx = re.compile(r"\s+(?=[^\W\d_])|\s*\Z")
+        self.final_ctx = re.compile(r"\s+|\Z")
         self.start_ctx = re.compile(r"\s+(?:%s)\s" % "|".join(
             w for s in _START_WORDS.split() for w in (s, s.upper())))
         self.split_words = {"cannot": 3, "gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3}
@@ -214,11 +214,9 @@ class _Lexer:
     def _word(self, tok: str, end: int, text: str, out: list[str]) -> int:
         """A plain word: stop before n't ("do n't"); split the assimilations ("gon na", "can not")."""
         if (end < len(text) and text[end] in "'\u2019" and len(tok) > 1 and tok[-1] in "nN"
-                and self.nt.match(text, end - 1)):
+                and not tok[0].isdigit() and self.nt.match(text, end - 1)):
             tok, end = tok[:-1], end - 1
         cut = self.split_words.get(tok.lower())
-        if cut and end < len(text) and text[end] in "'\u2019":
-            cut = None
         if "\u00ad" in tok:
             tok = tok.replace("\u00ad", "")
         if cut:
@@ -251,7 +249,8 @@ class _Lexer:
             if base in self.final:
                 out.append(tok)
                 m2 = self.final_ctx.match(text, end)
-                if m2 and (m2.end() == len(text) or text[m2.end()].isupper()):
+                if m2 and (m2.end() == len(text) or text[m2.end()].isupper()
+                           or (len(m2.group()) > 1 and "\n" in m2.group())):
                     out.append(".")
             elif base in self.never:
                 out.append(tok)
@@ -320,7 +319,8 @@ def _flatten(text: str) -> str:
 
 
 def _coco_line(tokens: list[str]) -> str:
-    return " ".join(t for t in tokens if t not in COCO_PUNCTUATION)
+    """The wrapper's post-processing: ``line.rstrip().split(' ')`` minus its punctuation list."""
+    return " ".join(t for t in " ".join(tokens).rstrip().split(" ") if t not in COCO_PUNCTUATION)
 
 
 def coco_tokenize(text: str, following: str | None = None) -> str:
