@@ -66,7 +66,12 @@ def _case(case_id: str, note: str, metric_profile: str, hyps: Sequence[str], gro
 def _cider_case(case_id: str, note: str, hyps: list[str], groups: list[list[str]], sentence: bool = False
                 ) -> list[dict[str, Any]]:
     gts, res = _dicts(hyps, groups)
-    r = coco_ref.scorers(gts, res, ("cider",))
+    try:
+        r = coco_ref.scorers(gts, res, ("cider",))
+    except ValueError as exc:   # the tool's own failure is data
+        return [_case(case_id, note, "coco", hyps, groups,
+                      [{**_expected(None, "Cider().compute_score(gts, res)"), "error": type(exc).__name__,
+                        "message": str(exc)}])]
     cases = [_case(case_id, note, "coco", hyps, groups,
                    [_expected(r["CIDEr"], "Cider().compute_score(gts, res)[0]")])]
     if sentence:
@@ -104,6 +109,8 @@ def cider_research() -> list[dict[str, Any]]:
                          [["A dog runs on the grass."], [bike]], sentence=True)
     cases += _cider_case("C07/empty", "an empty hypothesis and an empty reference: zero norms give 0",
                          ["", bike, "a cat"], [[dog, ""], [bike], [cats, "a cat"]], sentence=True)
+    cases += _cider_case("C08/no-reference-tokens", "every reference empty: CiderScorer takes max() of an empty "
+                         "document-frequency table (ValueError)", ["a dog", "a cat"], [[""], [""]])
     return cases
 
 

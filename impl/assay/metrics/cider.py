@@ -54,7 +54,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError, KnobError, MissingDependencyError
+from ..errors import InputError, KnobError, MissingDependencyError, ToolBehaviourError
 from ..knobs import Config, Knob, KnobSet, parse_bool, parse_optional_float
 from ..profiles import Profile, register
 from ..stats import SegmentStats
@@ -99,6 +99,9 @@ KNOBS = KnobSet(
         Knob("length_unit", "bigrams", "length in the penalty: bigrams (pycocoevalcap: #bigrams = words-1) "
              "or words (the CIDEr-D paper's l(c))", str, ("bigrams", "words")),
         Knob("scale", 10.0, "factor on the score (CIDEr-D: 10; original CIDEr: 1)", float),
+        Knob("no_reference_ngrams", "error", "no reference of the corpus has an n-gram (all empty): error = the "
+             "tool's ValueError (pycocoevalcap and vrama91 take max() of an empty df table); zero = score 0",
+             str, ("error", "zero")),
         Knob("idf_corpus", None, "document frequencies from a fixed reference set instead of the evaluated "
              "references (NOT the toolkit's behaviour): a df JSON, a captions JSON/text file, or a name in "
              "$ASSAY_IDF_DIR", _parse_optional_str),
@@ -435,6 +438,10 @@ class Cider(MetricFamily):
             df_source = load_idf_corpus(config.idf_corpus, config)
         else:
             df_source = None
+        if (df_source is None and config.no_reference_ngrams == "error"
+                and not any(len(t) for t in ref_toks)):
+            raise ToolBehaviourError("no reference caption has a token: pycocoevalcap's CiderScorer takes max() "
+                                     "of an empty document-frequency table", "ValueError")
         scores, per_order, used = cider_rows(hyp_toks, ref_toks, owner, config, df_source)
         n_img = len(hyp_toks)
         rows = np.hstack([np.ones((n_img, 1)), scores[:, None], per_order,
@@ -480,7 +487,8 @@ class Cider(MetricFamily):
 FAMILY = Cider()
 
 _COCO = dict(tokenize="none", lowercase=False, lowercase_mode="unicode", max_ngram_order=4, clipping=True,
-             length_penalty_sigma=6.0, length_unit="bigrams", scale=10.0, idf_corpus=None)
+             length_penalty_sigma=6.0, length_unit="bigrams", scale=10.0, no_reference_ngrams="error",
+             idf_corpus=None)
 register(Profile(
     "cider", "coco", "pycocoevalcap", ("1.2",), _COCO,
     "pycocoevalcap Cider (CIDEr-D): str.split() of pre-tokenised captions (COCOEvalCap runs PTBTokenizer first: "
@@ -488,7 +496,7 @@ register(Profile(
     "sigma 6 on bigram counts, x10, mean over images."), default=True)
 register(Profile(
     "cider", "vedantam2015", "CIDEr (Vedantam et al. 2015, seed 004)", ("seed-004",),
-    dict(_COCO, clipping=False, length_penalty_sigma=None, scale=1.0),
+    dict(_COCO, clipping=False, length_penalty_sigma=None, scale=1.0, no_reference_ngrams="zero"),
     "Original CIDEr: mean over n = 1..4 of the mean tf-idf cosine over references; no clipping, no length "
     "penalty, no factor 10; idf over the evaluated references (an n-gram no reference has: df taken as 1)."))
 register(Profile(
