@@ -13,6 +13,7 @@ _FAMILIES: dict[str, str] = {
     "rouge": "rouge:FAMILY",
     "bleu": "bleu:FAMILY",
     "nist": "nist:FAMILY",
+    "chrf": "chrf:FAMILY",
     "cider": "cider:FAMILY",
     "coco": "coco:FAMILY",
 }
