@@ -166,7 +166,7 @@ def wlcs_positions(ref: Sequence[int], hyp: Sequence[int], weight: float) -> lis
     reference positions (ROUGE-1.5.5 marks hits on the model = reference).
     """
     m, n = len(ref), len(hyp)
-    if not m or not n:
+    if not m or not n or set(ref).isdisjoint(hyp):
         return []
     # run lengths <= min(m, n): precompute f(k+1) - f(k)
     limit = min(m, n) + 1

@@ -58,16 +58,13 @@ def skip_bigram_counts(seq: Sequence[int], gap: int | None, unigrams: str | None
     ``"count"`` (every position).
     """
     n = len(seq)
-    span = n if gap is None else gap + 1
+    span = n - 1 if gap is None else min(gap + 1, n - 1)
     counts: Counter = Counter()
-    for i in range(n - 1):
-        a = seq[i]
-        for j in range(i + 1, min(n, i + 1 + span)):
-            counts[(a, seq[j])] += 1
+    for d in range(1, span + 1):      # pairs at distance d (d - 1 tokens between them)
+        counts.update(zip(seq, seq[d:]))
     if unigrams is not None:
         last = n - 1 if unigrams == "skip" else n
-        for i in range(last):
-            counts[(seq[i],)] += 1
+        counts.update(zip(seq[:last]))
     return counts
 
 
