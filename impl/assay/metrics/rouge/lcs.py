@@ -21,6 +21,7 @@ ROUGE-W's weighted LCS (Lin 2004, f(k) = k ** weight) is a plain dynamic program
 """
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Sequence
 
 
@@ -161,47 +162,52 @@ def wlcs_positions(ref: Sequence[int], hyp: Sequence[int], weight: float) -> lis
     """Reference positions of the weighted LCS (Lin 2004), f(k) = k ** weight.
 
     ``C[i][j] = C[i-1][j-1] + f(k+1) - f(k)`` on a match, where ``k`` is the length of the run of
-    consecutive matches ending at ``(i-1, j-1)``; otherwise the larger of ``C[i-1][j]`` and ``C[i][j-1]``,
-    ``C[i-1][j]`` on ties (toward the reference index, as ROUGE-1.5.5), with the run reset. The backtrack follows the recorded moves. Rows are
-    reference positions (ROUGE-1.5.5 marks hits on the model = reference).
+    consecutive matches ending at ``(i-1, j-1)``; otherwise the larger of ``C[i-1][j]`` and
+    ``C[i][j-1]``, ``C[i-1][j]`` on ties (toward the reference index, as ROUGE-1.5.5; found
+    black-box), with the run reset. Rows are reference positions (ROUGE-1.5.5 marks hits on the
+    model = reference). The backtrack re-derives each move from the kept rows: a match is taken
+    diagonally, else up when ``C[i-1][j] >= C[i][j-1]``.
     """
     m, n = len(ref), len(hyp)
     if not m or not n or set(ref).isdisjoint(hyp):
         return []
-    # run lengths <= min(m, n): precompute f(k+1) - f(k)
     limit = min(m, n) + 1
     gain = [(k + 1) ** weight - k ** weight for k in range(limit)]
+    hset = set(hyp)
     c_prev = [0.0] * (n + 1)
     w_prev = [0] * (n + 1)
-    moves: list[bytearray] = [bytearray(n + 1)]
-    for i in range(1, m + 1):
-        tok = ref[i - 1]
+    table = [c_prev]
+    js = range(1, n + 1)
+    for tok in ref:
+        if tok not in hset:      # no match in this row: C is the running maximum of the row above
+            c_row = list(accumulate(c_prev, max))
+            table.append(c_row)
+            c_prev = c_row
+            w_prev = [0] * (n + 1)
+            continue
         c_row = [0.0] * (n + 1)
         w_row = [0] * (n + 1)
-        mv = bytearray(n + 1)
-        for j in range(1, n + 1):
+        left = 0.0
+        for j in js:
             if hyp[j - 1] == tok:
                 k = w_prev[j - 1]
-                c_row[j] = c_prev[j - 1] + gain[k]
+                left = c_prev[j - 1] + gain[k]
                 w_row[j] = k + 1
-                mv[j] = 1            # diagonal
-            elif c_prev[j] >= c_row[j - 1]:
-                c_row[j] = c_prev[j]
-                mv[j] = 2            # along ref (up)
             else:
-                c_row[j] = c_row[j - 1]
-                mv[j] = 3            # along hyp (left)
-        moves.append(mv)
+                up = c_prev[j]
+                if up >= left:
+                    left = up
+            c_row[j] = left
+        table.append(c_row)
         c_prev, w_prev = c_row, w_row
     out = []
     i, j = m, n
     while i > 0 and j > 0:
-        mv = moves[i][j]
-        if mv == 1:
+        if ref[i - 1] == hyp[j - 1]:
             out.append(i - 1)
             i -= 1
             j -= 1
-        elif mv == 2:
+        elif table[i - 1][j] >= table[i][j - 1]:
             i -= 1
         else:
             j -= 1
