@@ -5,7 +5,8 @@ Every rule below was found black-box with sacrebleu 2.6.0 (numpy 2.x) and is rep
 
 - **Seed** (:func:`resolve_seed`): ``SACREBLEU_SEED`` unset -> 12345; ``none`` (any case) -> unseeded;
   otherwise Python ``int(text)`` (so ``" 7"``, ``"+7"``, ``"1_000"`` work; a negative seed is an
-  error). The signature's ``seed:`` field is the raw text (``none`` when unseeded).
+  error). The signature's ``seed:`` field is ``none`` when unseeded, else the raw text for
+  ``--confidence`` and the parsed integer for paired tests (``" 0042"`` -> ``42``).
 - **Draws**: a fresh ``numpy.random.default_rng(seed)`` for every resampled system, so all systems
   and metrics share one draw. Bootstrap: ``rng.integers(0, n_segments, (n_samples, n_segments))``
   (row k = the segments of resample k). AR: ``rng.integers(0, 2, (n_trials, n_segments),
@@ -57,6 +58,11 @@ class Seed:
 
     value: int | None
     label: str
+
+    @property
+    def paired_label(self) -> str:
+        """Paired tests write the parsed seed (``" 0042"`` -> ``42``); ``--confidence`` the raw text."""
+        return "none" if self.value is None else str(self.value)
 
 
 def resolve_seed(seed: Any = _ENV) -> Seed:
@@ -309,10 +315,10 @@ def display_name(score: Any, metric: str) -> str:
     return metric.upper() if metric in ("bleu", "ter", "nist") else metric
 
 
-def test_signature(signature: str, test: str, n_samples: int, seed: Seed) -> str:
+def test_signature(signature: str, test: str, n_samples: int, seed: Seed, paired: bool = False) -> str:
     """Insert ``bs:N|seed:S`` (or ``ar:N|seed:S``) after the ``nrefs`` field, as sacrebleu does."""
     parts = signature.split("|")
-    extra = [f"{test}:{n_samples}", f"seed:{seed.label}"]
+    extra = [f"{test}:{n_samples}", f"seed:{seed.paired_label if paired else seed.label}"]
     for i, part in enumerate(parts):
         if part.startswith("nrefs:") or part.startswith("#:"):
             return "|".join(parts[:i + 1] + extra + parts[i + 1:])
@@ -423,6 +429,8 @@ def confidence_interval(metric: Any, hyps: Sequence[Any], refs: Any, profile: st
     Returns a single :class:`ConfidenceResult` when ``metric`` names one metric, else a list.
     """
     n_samples = _check_n(n_samples, "n_samples")
+    if n_samples < 2:
+        raise KnobError("--confidence needs at least 2 resamples (sacrebleu silently prints no CI below 2)")
     seed_obj = resolve_seed(seed)
     setups = prepare_metrics(metric, profile, **knobs)
     idx = counts = None
@@ -486,7 +494,7 @@ def _paired(test: str, metrics: Any, baseline: Any, systems: Any, refs: Any, pro
         stats = [_system_stats(setup, hyps, refs, name) for name, hyps in zip(names, outputs)]
         label = display_name(stats[0].score, setup.metric)
         metric_names.append(label)
-        signatures[label] = test_signature(stats[0].score.signature, test, n_samples, seed_obj)
+        signatures[label] = test_signature(stats[0].score.signature, test, n_samples, seed_obj, paired=True)
         all_scores[label] = [s.score for s in stats]
         family, config = setup.family, setup.config
         base = stats[0]
