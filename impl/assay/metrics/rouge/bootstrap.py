@@ -25,7 +25,10 @@ family passes those per-document numbers in; :func:`round5` is Perl's ``%7.5f``.
 
 Values (``-t 1``, token-level pooling). Per sample, the drawn documents' hit counts, model
 (reference) counts and peer counts are summed; the sample's R = hits/model, P = hits/peer,
-F = R*P / ((1-alpha)*P + alpha*R) (0 when a denominator is 0), unrounded.
+F = R*P / ((1-alpha)*P + alpha*R) (0 when a denominator is 0), unrounded. For ROUGE-W the
+"counts" are the weighted sums ``-t 2`` prints (hits = WLCS weight, model = f applied to the sum
+of f(sentence length), peer = f(peer length)) and the ratios are taken as they are, *without*
+the inverse f that ``-t 0`` applies per document (135/135 printed values matched).
 
 Average. The mean of the ``r`` sample values, summed one after the other in *ascending* order
 (the sorted array the bounds are read from), then divided by ``r``. The summation order shows
@@ -34,8 +37,11 @@ only at exact ties of the 6th decimal (e.g. per-document F 0.33333/0.5 -> 0.4166
 
 Confidence bounds (``-c cf``, default 95). Let ``s[0..r-1]`` be the sample values sorted
 ascending, ``ql = r*(100-cf)/200`` and ``qh = r*(100+cf)/200``.
-- low  = ``s[ceil(ql)] + frac(ql) * (s[floor(ql)] - s[ceil(ql)])`` -- note the weights are the
-  mirror image of linear interpolation (the fraction weights the *lower* neighbour);
+- low  = ``s[floor(ql)] + frac(qh) * (s[ceil(ql)] - s[floor(ql)])`` -- the fraction of the *upper*
+  position is reused, so the weights are the mirror image of linear interpolation at ``ql``
+  (``frac(qh) = 1 - frac(ql)``; the last bits, which decide exact 6th-decimal ties, follow this
+  form: 180/180 bounds on tie-prone corpora, where ``s[ceil] + frac(ql) * (s[floor] - s[ceil])``
+  got 159);
 - high = ``s[floor(qh)-1] + frac(qh) * (s[floor(qh)] - s[floor(qh)-1])`` -- ordinary linear
   interpolation at the 1-based position ``qh``;
 - an index past the end reads as 0 (it only ever meets a zero weight when ``r >= 2``);
@@ -120,11 +126,10 @@ def confidence_bounds(sample_values: np.ndarray, confidence: float) -> tuple[np.
     def at(i: int) -> np.ndarray:
         return padded[i] if i >= 0 else s[i]  # Perl: a negative index counts from the end
 
-    lo_c, lo_f = math.ceil(ql), math.floor(ql)
-    frac_l = ql - lo_f
-    low = at(lo_c) + frac_l * (at(lo_f) - at(lo_c))
     hi_f = math.floor(qh)
     frac_h = qh - hi_f
+    lo_c, lo_f = math.ceil(ql), math.floor(ql)
+    low = at(lo_f) + frac_h * (at(lo_c) - at(lo_f))
     high = at(hi_f - 1) + frac_h * (at(hi_f) - at(hi_f - 1))
     return low, high
 

