@@ -21,8 +21,8 @@ a segment has three numbers: hypothesis n-grams ``h``, reference n-grams ``r`` a
 - ``averaging``: ``corpus`` sums the statistics over segments, then scores (sacrebleu);
   ``segments`` is the mean of the sentence scores (NLTK ``corpus_chrf``).
 - Preprocessing: ``lowercase`` (``str.lower``); unless ``whitespace``, whitespace is deleted before
-  character n-grams (``whitespace_set``: ``unicode`` = ``str.isspace`` characters, as ``str.split``;
-  ``re`` = Python ``re``'s ``\\s``, which leaves U+001C..U+001F, NLTK 3.10). chrF++ word tokens:
+  character n-grams (``whitespace_set``: ``isspace`` = ``str.isspace`` characters, as ``str.split``;
+  ``white_space`` = the Unicode White_Space property, which leaves U+001C..U+001F, NLTK 3.10). chrF++ word tokens:
   ``str.split``, then a token longer than one character loses **one** trailing ASCII punctuation
   character into its own token, else one leading one (sacrebleu #124: ``(hi)`` -> ``(hi``, ``)``).
 """
@@ -43,7 +43,9 @@ from .ngrams import Encoded, encode
 
 EPS = 1e-16
 UNICODE_SPACE = "".join(chr(c) for c in range(0x3000 + 1) if chr(c).isspace())   # all 29 are <= U+3000
-_RE_SPACE = re.compile(r"\s+")
+#: the Unicode White_Space property: str.isspace minus U+001C..U+001F (NLTK 3.10's regex \s)
+WHITE_SPACE = "".join(c for c in UNICODE_SPACE if c not in "\x1c\x1d\x1e\x1f")
+_WHITE_SPACE_RUN = re.compile("[" + re.escape(WHITE_SPACE) + "]+")
 _PUNCT = frozenset(string.punctuation)   # ASCII only: '«oui»' and 'word—' stay whole
 
 
@@ -85,9 +87,9 @@ KNOBS = KnobSet(
              tool_names="sacrebleu lowercase/--chrf-lowercase"),
         Knob("whitespace", False, "keep whitespace in character n-grams", parse_bool,
              tool_names="sacrebleu whitespace; 1.x not remove_whitespace; NLTK not ignore_whitespace"),
-        Knob("whitespace_set", "unicode", "characters deleted when whitespace is off: unicode = str.isspace "
-             "(sacrebleu, NLTK 3.5); re = re's \\s, which keeps U+001C..U+001F (NLTK 3.10)", str,
-             ("unicode", "re")),
+        Knob("whitespace_set", "isspace", "characters deleted when whitespace is off: isspace = str.isspace, "
+             "as str.split (sacrebleu, NLTK 3.5); white_space = the Unicode White_Space property, which keeps "
+             "U+001C..U+001F (NLTK 3.10)", str, ("isspace", "white_space")),
         Knob("eps_smoothing", False, "F per order with eps for undefined parts, mean over all orders "
              "(eff:no); off = P and R averaged over effective orders, then one F (eff:yes)", parse_bool,
              tool_names="sacrebleu eps_smoothing/--chrf-eps-smoothing"),
@@ -100,8 +102,8 @@ KNOBS = KnobSet(
              "sentence score, first wins ties (sacrebleu 2.x); first = only the first stream (sacrebleu 1.x)",
              str, ("best", "first")),
         Knob("missing_ref", "skip", "a missing (None) reference: skip = ignored, a segment without any fails "
-             "like sacrebleu 2.x (ValueError); EOFError / TypeError = the tool fails on any (sacrebleu 1.x / "
-             "NLTK)", str, ("skip", "EOFError", "TypeError")),
+             "like sacrebleu 2.x (ValueError for a one-segment corpus, else IndexError); EOFError / TypeError = "
+             "the tool fails on any (sacrebleu 1.x / NLTK)", str, ("skip", "EOFError", "TypeError")),
         Knob("averaging", "corpus", "corpus score: corpus = from the summed statistics (sacrebleu); "
              "segments = mean of the sentence scores (NLTK corpus_chrf)", str, ("corpus", "segments")),
         Knob("token_lists", "error", "token-list input: error = strings only (sacrebleu); join = joined with "
@@ -119,11 +121,11 @@ KNOBS = KnobSet(
 )
 
 _SACREBLEU = dict(char_order=6, min_char_order=1, word_order=0, beta=2, lowercase=False, whitespace=False,
-                  whitespace_set="unicode", eps_smoothing=False, zero_division="sacrebleu",
+                  whitespace_set="isspace", eps_smoothing=False, zero_division="sacrebleu",
                   hyp_count_without_ref="zero", multi_ref="best", missing_ref="skip", averaging="corpus",
                   token_lists="error", scale=100)
 _SACREBLEU1 = dict(_SACREBLEU, hyp_count_without_ref="keep", multi_ref="first", missing_ref="EOFError", scale=1)
-_NLTK = dict(_SACREBLEU, beta=3, whitespace_set="re", eps_smoothing=True, zero_division="nltk",
+_NLTK = dict(_SACREBLEU, beta=3, whitespace_set="white_space", eps_smoothing=True, zero_division="nltk",
              hyp_count_without_ref="keep", multi_ref="first", missing_ref="TypeError", averaging="segments",
              token_lists="join", scale=1)
 #: knobs sacrebleu 2.x itself exposes (its signature names them); others must keep the profile's value
@@ -147,9 +149,9 @@ register(Profile(
     "chrf", "nltk", "nltk", ("3.10.4",), _NLTK,
     "NLTK corpus_chrf/sentence_chrf(min_len=1, max_len=6, beta=3, ignore_whitespace=True): F per order "
     "(1e-16 when undefined), mean over orders, corpus = mean of sentence scores; one reference; token "
-    "lists are joined with spaces; re's \\s is removed.", max_refs=1))
+    "lists are joined with spaces; Unicode White_Space is removed.", max_refs=1))
 register(Profile(
-    "chrf", "nltk@3.5", "nltk", ("3.5",), dict(_NLTK, whitespace_set="unicode"),
+    "chrf", "nltk@3.5", "nltk", ("3.5",), dict(_NLTK, whitespace_set="isspace"),
     "NLTK 3.5 chrF: as nltk, but every str.isspace character is removed (U+001C..U+001F too).", max_refs=1))
 
 
@@ -167,8 +169,8 @@ def _text(seg: Any, i: int, what: str, config: Config) -> str:
 def _char_text(text: str, config: Config) -> str:
     if config.whitespace:
         return text
-    if config.whitespace_set == "re":
-        return _RE_SPACE.sub("", text)
+    if config.whitespace_set == "white_space":
+        return _WHITE_SPACE_RUN.sub("", text)
     return "".join(text.split())
 
 
@@ -393,9 +395,10 @@ class Chrf(MetricFamily):
         if config.multi_ref == "first":
             streams = streams[:1]
         for i in range(n_seg):
-            if all(s[i] is None for s in streams):
-                raise ToolBehaviourError(f"segment {i + 1} has no reference: sacrebleu 2.x fails here "
-                                         "(ValueError: not enough values to unpack)", "ValueError")
+            if all(s[i] is None for s in streams):   # sacrebleu 2.x sums an empty statistics list
+                error = "ValueError" if n_seg == 1 else "IndexError"
+                raise ToolBehaviourError(f"segment {i + 1} has no reference: sacrebleu 2.x fails here ({error})",
+                                         error)
         return streams
 
     def _add_counts(self, h_side: Encoded, r_sides: list[Encoded], orders: list[int], config: Config,
