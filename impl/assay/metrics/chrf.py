@@ -144,7 +144,7 @@ register(Profile(
     "chrf", "sacrebleu@1", "sacrebleu", ("1.5.1",), _SACREBLEU1,
     "sacrebleu 1.5.x corpus_chrf/sentence_chrf: 0-1 scale, only the first reference stream is read, "
     "hypothesis n-grams count even against an empty reference, no chrF++ and no lowercasing; a missing "
-    "reference fails (EOFError).", default_width=2))
+    "reference fails (EOFError).", default_width=1))
 register(Profile(
     "chrf", "nltk", "nltk", ("3.10.4",), _NLTK,
     "NLTK corpus_chrf/sentence_chrf(min_len=1, max_len=6, beta=3, ignore_whitespace=True): F per order "
@@ -470,10 +470,11 @@ class Chrf(MetricFamily):
 
     def format_text(self, value: float, components: dict[str, Any], config: Config, profile: str | None,
                     signature: str, width: int | None) -> str:
-        """sacrebleu 2.x CLI ``-f text``: ``chrF2|nrefs:1|… = 59.7``; 1.x: ``chrF2+numchars.6+… = 0.60``."""
+        """sacrebleu 2.x CLI ``-f text``: ``chrF2|nrefs:1|… = 59.7``; 1.x: ``chrF2+numchars.6+… = 0.60``
+        (1.x prints chrF, on its 0-1 scale, with ``-w`` + 1 decimals: 2 by default, 5 with ``-w 4``)."""
         name = metric_name(config)
         if profile in ("sacrebleu", "sacrebleu-chrf++", "sacrebleu@1"):
-            w = (2 if profile == "sacrebleu@1" else 1) if width is None else width
+            w = (1 if width is None else width) + (1 if profile == "sacrebleu@1" else 0)
             if signature.startswith("assay:"):
                 return f"{name} = {value:.{w}f}"
             if profile == "sacrebleu@1":
