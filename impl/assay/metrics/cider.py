@@ -139,6 +139,8 @@ def caption_tokens(segments: Sequence[Any], config: Mapping[str, Any]) -> list[l
         return out
     if config["tokenize"] == PTB:
         config = {**config, "tokenize": "none"}   # token lists are already tokenised
+    if config["tokenize"] == "none" and not config["lowercase"] and all(isinstance(s, str) for s in segments):
+        return [s.split() for s in segments]      # the toolkit's str.split(), without per-line dispatch
     return tokenize_segments(segments, config)
 
 
@@ -218,7 +220,9 @@ def _image_df(counts: Any, owner: np.ndarray, nc: int) -> tuple[np.ndarray, np.n
     """df per code: the number of distinct images whose references contain the n-gram."""
     codes = counts.keys % nc
     images = owner[counts.keys // nc]
-    pairs = np.unique(images * nc + codes)
+    pairs = np.sort(images * nc + codes)     # sort-based unique (numpy's hash unique is slower here)
+    if len(pairs):
+        pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))]
     return codes, np.bincount(pairs % nc, minlength=nc)
 
 
