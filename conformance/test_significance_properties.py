@@ -78,7 +78,7 @@ def test_p_values_are_counts_and_symmetric(corpus_seed: int, seed: int, n: int, 
 
 
 @settings(max_examples=15, deadline=None)
-@given(corpus_seed=st.integers(0, 10 ** 6), seed=SEEDS, n=st.integers(1, 400))
+@given(corpus_seed=st.integers(0, 10 ** 6), seed=SEEDS, n=st.integers(2, 400))
 def test_ci_brackets_the_resampled_scores(corpus_seed: int, seed: int, n: int) -> None:
     c = _corpus(corpus_seed)
     for metric in ("bleu", "bleu/nltk"):
@@ -235,3 +235,10 @@ def test_cli_paired_and_errors(tmp_path: Path) -> None:
     short.write_text("a\n", encoding="utf-8")
     bad = _cli("bleu", "-i", names[0], str(short), "-r", ref, "--paired-ar")
     assert bad.returncode == 2 and "line counts differ" in bad.stderr
+
+
+def test_confidence_needs_two_resamples() -> None:
+    """sacrebleu prints a plain score (no CI, no bs: field) for --confidence-n below 2."""
+    c = _corpus(6)
+    with pytest.raises(KnobError, match="at least 2"):
+        sig.confidence_interval("bleu", c["systems"][0][1], c["refs"], n_samples=1)

@@ -118,10 +118,12 @@ def ar_swap_masks(n_segments: int, n_trials: int, seed: int) -> np.ndarray:
 
 
 def resample_counts(idx: np.ndarray) -> np.ndarray:
-    """How often each segment occurs in each resample: (n_samples, n_segments) int64."""
+    """How often each segment occurs in each resample: (n_samples, n_segments), as float64 (the
+    left factor of every ``counts @ rows`` product)."""
     n_samples, n_segments = idx.shape
     flat = (idx + (np.arange(n_samples, dtype=np.int64) * n_segments)[:, None]).ravel()
-    return np.bincount(flat, minlength=n_samples * n_segments).reshape(n_samples, n_segments)
+    counts = np.bincount(flat, minlength=n_samples * n_segments).reshape(n_samples, n_segments)
+    return counts.astype(np.float64)
 
 
 def float32_sums(rows: np.ndarray, idx: np.ndarray, counts: np.ndarray | None = None,
@@ -139,7 +141,7 @@ def float32_sums(rows: np.ndarray, idx: np.ndarray, counts: np.ndarray | None = 
     if np.all(rows == np.round(rows)) and np.all(bound < _EXACT_FLOAT32_INT):
         if counts is None:
             counts = resample_counts(idx)
-        return (counts.astype(np.float64) @ rows).astype(np.float32)
+        return (np.asarray(counts, dtype=np.float64) @ rows).astype(np.float32)
     rows32 = rows.astype(np.float32)
     out = np.empty((idx.shape[0], rows.shape[1]), dtype=np.float32)
     for start in range(0, idx.shape[0], chunk):
@@ -149,7 +151,7 @@ def float32_sums(rows: np.ndarray, idx: np.ndarray, counts: np.ndarray | None = 
 
 def float64_sums(rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Exact-as-possible float64 resample sums (profiles of tools without float32 resampling)."""
-    return counts.astype(np.float64) @ np.asarray(rows, dtype=np.float64)
+    return np.asarray(counts, dtype=np.float64) @ np.asarray(rows, dtype=np.float64)
 
 
 def resample_scores(setup: "MetricSetup", rows: np.ndarray, idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -302,6 +304,36 @@ def _system_stats(setup: MetricSetup, hyps: Sequence[Any], refs: Any, label: str
     rows = np.asarray(stats.rows, dtype=np.float64)
     real = float(setup.family.scores_from_sums(rows.sum(axis=0)[None, :], setup.config)[0])
     return _Stats(rows, score, real)
+
+
+# families whose rows depend only on their own segment (no corpus-level context such as IDF):
+# the statistics of all systems can be computed in one call over the concatenated systems
+_ROW_LOCAL = ("bleu", "chrf", "ter")
+
+
+def _all_system_stats(setup: MetricSetup, names: list[str], outputs: list[Sequence[Any]], refs: Any) -> list[_Stats]:
+    """Every system's statistics; for row-local families one pass over all systems (the references
+    are tokenised once), split back per system."""
+    from .api import compute_stats, normalize_refs, nrefs_field, score_from_stats
+    if setup.metric not in _ROW_LOCAL or len(outputs) < 2:
+        return [_system_stats(setup, hyps, refs, name) for name, hyps in zip(names, outputs)]
+    streams = normalize_refs(outputs[0], refs)
+    hyps_all = [h for hyps in outputs for h in hyps]
+    try:
+        stats, config, prof, _ = compute_stats(setup.metric, hyps_all, [list(s) * len(outputs) for s in streams],
+                                               setup.profile.name, **setup.knobs)
+    except InputError as exc:
+        raise InputError(f"systems {', '.join(names)}: {exc}") from None
+    n = len(outputs[0])
+    nrefs = nrefs_field(streams)
+    out = []
+    for k in range(len(outputs)):
+        part = stats.select(np.arange(k * n, (k + 1) * n))
+        score = score_from_stats(setup.metric, part, config, prof, nrefs)
+        rows = np.asarray(part.rows, dtype=np.float64)
+        real = float(setup.family.scores_from_sums(rows.sum(axis=0)[None, :], setup.config)[0])
+        out.append(_Stats(rows, score, real))
+    return out
 
 
 def display_name(score: Any, metric: str) -> str:
@@ -491,7 +523,7 @@ def _paired(test: str, metrics: Any, baseline: Any, systems: Any, refs: Any, pro
     all_scores: dict[str, list[Any]] = {}
     metric_names: list[str] = []
     for setup in setups:
-        stats = [_system_stats(setup, hyps, refs, name) for name, hyps in zip(names, outputs)]
+        stats = _all_system_stats(setup, names, outputs, refs)
         label = display_name(stats[0].score, setup.metric)
         metric_names.append(label)
         signatures[label] = test_signature(stats[0].score.signature, test, n_samples, seed_obj, paired=True)
