@@ -138,6 +138,11 @@ class _Lexer:
             ("runs", r"\*+|<<|>>|#+|_+"),
         ]
         self.rules = [(name, re.compile(pat)) for name, pat in rules]
+        starts = {"sgml": "<", "url": "hHfFwW", "mention": "@", "hashtag": "#", "phone": "(", "smiley": ":;=",
+                  "ellipsis": ".", "bang": "!?", "dashes": "-", "dquote": '"', "squote2": "'`", "squote": "'",
+                  "runs": "*<>#_", "clitic": "'\u2019", "tis": "'\u2019", "year": "'\u2019"}
+        self._starts = {k: frozenset(v) for k, v in starts.items()}
+        self._dispatch: dict[str, list[tuple[str, "re.Pattern[str]"]]] = {}
         self.nt = dict(self.rules)["nt"]
         self.run_chars = re.compile("[%s]+" % c["R"])
         self.sym_chars = re.compile("[%s]" % c["S"])
@@ -145,11 +150,52 @@ class _Lexer:
         self.never = _abbrev_set(_ABBREV_NEVER)
         self.final = _abbrev_set(_ABBREV_FINAL) | {"Ph.D", "Ed.D", "PH.D", "ED.D"}
         self.final_ctx = re.compile(r"\s+|\Z")
-        self.start_ctx = re.compile(r"\s+(?:%s)\s" % "|".join(
-            w for s in _START_WORDS.split() for w in (s, s.upper())))
+        self.start_ctx = re.compile(r"\s+(?:(?:%s)\s|(?:Mr|Ms|MR|MS)\.)" % "|".join(
+            w for s in _START_WORDS.split() for w in (s, s.upper())))  # measured: "Mr."/"Ms." count too
         self.split_words = {"cannot": 3, "gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3}
         self.dq_open = re.compile(r"[A-Za-z0-9$]")
         self.sq_open = re.compile(r"[A-Za-z][^\s\u00a0]")
+
+        self.chunks = re.compile("[^ \t\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u00a0%s]+" % c["X"])
+        self.cache: dict[str, list[str] | None] = {}
+        self.multi_chunk = re.compile(r"<|\([0-9]|\A[Nn]o\.\Z")
+
+    # ------------------------------------------------------------------ fast path
+    def _chunk(self, chunk: str) -> list[str] | None:
+        """Lowercased tokens of a whitespace-free chunk, or None when they depend on its neighbours
+        (a token may span the following space -- fraction, phone number, tag, spaced ellipsis -- or a
+        kept abbreviation/acronym period looks at the next word)."""
+        if self.multi_chunk.search(chunk):
+            return None
+        toks = self.tokens(chunk)[0]
+        if chunk.endswith(".") and any(len(t) > 1 and t.endswith(".") and t != "..." for t in toks):
+            return None
+        return [t.lower() for t in toks]
+
+    def line(self, line: str, following: str | None) -> list[str]:
+        """Lowercased tokens of one line (no line breaks inside), ``following`` = the next line or None."""
+        out: list[str] = []
+        cache = self.cache
+        found = list(self.chunks.finditer(line))
+        for k, m in enumerate(found):
+            chunk = m.group()
+            try:
+                toks = cache[chunk]
+            except KeyError:
+                toks = cache[chunk] = self._chunk(chunk)
+                if len(cache) > 200_000:
+                    cache.clear()
+            if toks is not None and k + 1 < len(found):
+                nxt = found[k + 1].group()[0]
+                last = chunk[-1]
+                if (last.isdigit() and nxt.isdigit()) or (last == "." and nxt == "."):
+                    toks = None  # "3 1/2", "555-1212 555", ". . ." span the space
+            if toks is None:  # the lexer has no look-behind: scan the rest of the line from here
+                rest = line[m.start():]
+                src = rest if following is None else rest + "\n" + following
+                return out + [t.lower() for t in self.tokens(src)[0]]
+            out += toks
+        return out
 
     # ------------------------------------------------------------------ scanning
     def tokens(self, text: str) -> list[list[str]]:
@@ -177,7 +223,11 @@ class _Lexer:
                 i = k if k >= 0 else j
                 continue
             best_len, best = 0, None
-            for name, rx in self.rules:
+            rules = self._dispatch.get(ch)
+            if rules is None:
+                rules = self._dispatch[ch] = [(nm, rx) for nm, rx in self.rules
+                                              if nm not in self._starts or ch in self._starts[nm]]
+            for name, rx in rules:
                 mm = rx.match(text, i)
                 if mm and mm.end() - i > best_len:
                     best_len, best = mm.end() - i, (name, mm)
@@ -257,7 +307,9 @@ class _Lexer:
             else:  # not an abbreviation: the word, then "." on the next round
                 return self._word(base, end - 1, text, out)
         elif name == "amp":
-            if tok.lower() != "&nbsp;":
+            if tok == "&quot;":  # like '"': opening before [A-Za-z0-9$]
+                out.append("``" if self.dq_open.match(text, end) else "''")
+            elif tok.lower() != "&nbsp;":
                 out.append(_ENTITIES.get(tok, tok))
         elif name == "smiley":
             out.append(tok.replace(")", "-RRB-").replace("(", "-LRB-"))
@@ -297,8 +349,11 @@ def ptb_tokenize_lines(lines: Sequence[str]) -> list[list[str]]:
 
     Line breaks inside a line (``\\n``, ``\\r``, U+2028, U+2029) start new output lines, as in the jar.
     """
-    text = "\n".join(lines)
-    return [_lower(t) for t in _lexer().tokens(text)]
+    lexer = _lexer()
+    split = _LINE_SPLIT.split
+    physical = [part for line in lines for part in split(line)]  # the jar's own lines
+    return [lexer.line(ln, physical[i + 1] if i + 1 < len(physical) else None)
+            for i, ln in enumerate(physical)]
 
 
 def ptb_tokenize(text: str, following: str | None = None) -> list[str]:
@@ -307,9 +362,12 @@ def ptb_tokenize(text: str, following: str | None = None) -> list[str]:
     ``following`` is the next line of the jar's input (the next caption in pycocoevalcap's batch);
     ``None`` means ``text`` is the last line. It only matters for a sentence-final abbreviation.
     """
-    line = _flatten(text)
-    src = line if following is None else line + "\n" + _flatten(following)
-    return _lower(_lexer().tokens(src)[0])
+    line = _LINE_SPLIT.split(_flatten(text))
+    nxt = None if following is None else _LINE_SPLIT.split(_flatten(following))[0]
+    return _lexer().line(line[0], line[1] if len(line) > 1 else nxt)
+
+
+_LINE_SPLIT = re.compile("[\n%s]" % LINE_BREAKS)
 
 
 def _flatten(text: str) -> str:
