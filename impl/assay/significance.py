@@ -357,6 +357,11 @@ def test_signature(signature: str, test: str, n_samples: int, seed: Seed, paired
     return "|".join(parts + extra)
 
 
+def _default_width(profile: Any) -> int:
+    """The profile's printing width (sacrebleu: 1); 4 decimals for profiles without one."""
+    return profile.default_width if profile.default_width is not None else 4
+
+
 def _check_n(n_samples: int, what: str) -> int:
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
         raise KnobError(f"{what} must be a positive integer, got {n_samples!r}")
@@ -475,7 +480,7 @@ def confidence_interval(metric: Any, hyps: Sequence[Any], refs: Any, profile: st
         scores, python = _confidence_scores(setup, st.rows, idx, counts)
         _, ci, low, high = estimate_ci(scores)
         mean = statistics_mean(scores, python)
-        w = width if width is not None else (setup.profile.default_width or 1)
+        w = width if width is not None else _default_width(setup.profile)
         out.append(ConfidenceResult(setup.metric, display_name(st.score, setup.metric), st.score,
                                     SystemResult(float(st.score.value), None, mean, ci, low, high),
                                     n_samples, seed_obj, test_signature(st.score.signature, "bs", n_samples,
@@ -549,7 +554,7 @@ def _paired(test: str, metrics: Any, baseline: Any, systems: Any, refs: Any, pro
         results[label] = row
     if len(set(metric_names)) != len(metric_names):
         raise KnobError(f"two metrics share the name {metric_names}: use different metrics per run")
-    w = width if width is not None else (setups[0].profile.default_width or 1)
+    w = width if width is not None else _default_width(setups[0].profile)
     return PairedResult(test, n_samples, seed_obj, names, metric_names, results, signatures, w, all_scores)
 
 

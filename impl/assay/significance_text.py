@@ -26,7 +26,8 @@ def _verbose_part(text: str) -> str:
 
 
 def confidence_head(res: "ConfidenceResult") -> str:
-    return f"{res.name}|{res.signature}"
+    """``NAME|SIG`` (sacrebleu); assay's own signatures already name the metric."""
+    return res.signature if res.signature.startswith("assay:") else f"{res.name}|{res.signature}"
 
 
 def confidence_line(res: "ConfidenceResult", head_width: int = 0) -> str:
