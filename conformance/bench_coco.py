@@ -103,15 +103,15 @@ def main(argv: list[str] | None = None) -> int:
                                               coco_ref.ptb_tokenize({str(k): [v] for k, v in res_raw.items()})))
     t_pipe, want = best_of(args.repeats, lambda: coco_ref.evaluate(gts_raw, res_raw))
     try:
-        from assay.metrics.cider import _ptb_function
-        ptb = _ptb_function()
+        from assay.metrics.cider import ptb_batch
+        ptb_batch(["a"])
     except assay.MissingDependencyError:
         print(f"PTB tokenizer: pycocoevalcap jar {t_jar:.2f}s for {n_caps} captions; assay's PTB tokenizer is not "
               "available (skipped)")
         print(f"tokenise + score pipeline: pycocoevalcap {t_pipe:.2f}s; assay skipped (no PTB tokenizer)")
         return 0
-    all_raw = raw["hyps"] + [c for g in raw_groups for c in g]
-    t_ours, _ = best_of(args.repeats, lambda: [ptb(c) for c in all_raw])
+    flat_refs = [c for g in raw_groups for c in g]
+    t_ours, _ = best_of(args.repeats, lambda: (ptb_batch(flat_refs), ptb_batch(raw["hyps"])))
     print(line(f"PTB tokenizer ({n_caps} captions; the jar includes JVM start-up)", t_ours, t_jar, None))
     t_a, ours = best_of(args.repeats, lambda: assay.score("coco", raw["hyps"], raw["refs"], "pycocoevalcap"))
     print(line("tokenise + score pipeline (raw captions)", t_a, t_pipe,

@@ -220,20 +220,15 @@ def composite_research() -> list[dict[str, Any]]:
 
 
 def pipeline(n_sets: int, seed0: int = 9000) -> list[dict[str, Any]]:
-    """Raw captions through the toolkit's PTBTokenizer (one Java run for all sets) and the scorers."""
+    """Raw captions through the toolkit's PTBTokenizer and the scorers, COCOEvalCap's way: per set, one
+    jar run over all references and one over all results (a caption's tokens can depend on the next one)."""
     corpora = [generate_caption_corpus(seed0 + k, max_images=10, raw=True) for k in range(n_sets)]
-    gts_raw = {f"{k}/{i}": g for k, c in enumerate(corpora) for i, g in enumerate(references_per_image(c))}
-    res_raw = {f"{k}/{i}": [h] for k, c in enumerate(corpora) for i, h in enumerate(c["hyps"])}
-    gts_tok = coco_ref.ptb_tokenize(gts_raw)
-    res_tok = coco_ref.ptb_tokenize(res_raw)
     cases = []
     for k, c in enumerate(corpora):
+        r = coco_ref.evaluate(dict(enumerate(references_per_image(c))), dict(enumerate(c["hyps"])))
         n = len(c["hyps"])
-        gts = {i: gts_tok[f"{k}/{i}"] for i in range(n)}
-        res = {i: res_tok[f"{k}/{i}"] for i in range(n)}
-        r = coco_ref.scorers(gts, res)
         cases.append(_case(f"pipeline/{seed0 + k}", f"raw captions (seed {seed0 + k}), {n} images: PTBTokenizer then "
-                           "the scorers", c["hyps"], references_per_image(c),
+                           "the scorers", "pycocoevalcap", c["hyps"], references_per_image(c),
                            [_expected(r["CIDEr"], coco_ref.COMMANDS["pipeline"], {name: r[name] for name in NAMES})],
                            knobs={}))
     return cases

@@ -107,8 +107,8 @@ def _thumb(corpora_dir: Path) -> tuple[dict[str, list[str]], list[list[str]]] | 
 
 def _ptb_available() -> bool:
     try:
-        from assay.metrics.cider import _ptb_function
-        _ptb_function()
+        from assay.metrics.cider import ptb_batch
+        ptb_batch(["a"])
     except assay.MissingDependencyError:
         return False
     return True
@@ -182,10 +182,10 @@ def test_pipeline_fixture_inputs_tokenise_like_the_jar() -> None:
     coco_ref.require_java()
     if not _ptb_available():
         pytest.skip("assay's PTB tokenizer (assay.tokenizers.ptb / assay.metrics.tokenizers.ptb) is not present yet")
-    from assay.metrics.cider import _ptb_function
+    from assay.metrics.cider import ptb_batch
     captions = [c for seed in range(9000, 9030) for g in references_per_image(generate_caption_corpus(seed, raw=True))
                 for c in g]
     want = coco_ref.ptb_tokenize_list(captions)
-    fn = _ptb_function()
-    mismatches = [(c, w, fn(c)) for c, w in zip(captions, want) if fn(c) != w]
+    got = ptb_batch(captions)
+    mismatches = [(c, w, g) for c, w, g in zip(captions, want, got) if g != w]
     assert not mismatches, json.dumps(mismatches[:5])

@@ -82,6 +82,10 @@ def parse_annotations(doc: Any, name: str, allow_empty: bool = False) -> dict[st
             shown.setdefault(key, entry["image_id"])
             out.setdefault(key, []).append(_caption(entry["caption"], name, entry["image_id"], "reference caption",
                                                     allow_empty))
+        images = doc.get("images")
+        if isinstance(images, list):   # COCOEvalCap's image order is the file's "images" list order
+            order = [str(img["id"]) for img in images if isinstance(img, dict) and "id" in img]
+            out = {**{k: out[k] for k in order if k in out}, **out}
     elif isinstance(doc, dict):
         for image_id, caps in doc.items():
             key = _key(image_id, name)
@@ -132,7 +136,8 @@ def parse_results(doc: Any, name: str) -> dict[str, str]:
 
 def align(annotations: dict[str, list[str]], results: dict[str, str], ann_name: str, res_name: str,
           subset: bool = False) -> CocoInput:
-    """Pair results with their references, in the results' order.
+    """Pair results with their references, in the annotations' image order (COCOEvalCap's order:
+    its PTBTokenizer batches follow it, and a caption's tokens can depend on the next caption).
 
     Every result id needs references. Images with references but no result are an error unless
     ``subset`` (pycocoevalcap's COCOEvalCap scores only the images in the results file, so its
@@ -149,7 +154,7 @@ def align(annotations: dict[str, list[str]], results: dict[str, str], ann_name: 
             raise InputError(f"{res_name}: no result for image_id {missing[0]} of {ann_name}{more}; "
                              "pycocoevalcap would score only the images in the results (use --subset / "
                              "subset=True for that)")
-    ids = list(results)
+    ids = [k for k in annotations if k in results]
     width = max(len(annotations[k]) for k in ids)
     refs = [[annotations[k][j] if j < len(annotations[k]) else None for k in ids] for j in range(width)]
     return CocoInput([_as_id(k) for k in ids], [results[k] for k in ids], refs)

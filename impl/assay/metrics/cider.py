@@ -111,28 +111,39 @@ KNOBS = KnobSet(
 
 
 # ----------------------------------------------------------------------------- tokens
-def _ptb_function() -> Callable[[str], str]:
+def _ptb_function(name: str = "coco_tokenize") -> Callable[..., Any]:
+    """assay's clean-room pycocoevalcap PTBTokenizer: ``coco_tokenize`` (one caption) or
+    ``coco_tokenize_lines`` (a batch, with the jar's cross-line context)."""
     for module_name in ("assay.metrics.tokenizers.ptb", "assay.tokenizers.ptb"):
         try:
             module = import_module(module_name)
         except ImportError:
             continue
-        fn = getattr(module, "coco_tokenize", None)
+        fn = getattr(module, name, None)
         if fn is not None:
             return fn
-    raise MissingDependencyError("tokenize='ptb' needs assay's PTB tokenizer (assay.tokenizers.ptb), "
+    raise MissingDependencyError("tokenize='ptb' needs assay's PTB tokenizer (assay.metrics.tokenizers.ptb), "
                                  "which is not available in this installation")
 
 
+def ptb_batch(captions: Sequence[str]) -> list[str]:
+    """pycocoevalcap's ``PTBTokenizer().tokenize`` output strings for one batch, in order.
+
+    The wrapper writes a batch (all references, or all results) to one file and runs the jar once,
+    so a caption's tokens can depend on the next caption (a sentence-final abbreviation before a
+    capital letter); callers pass captions in the wrapper's order (image order, references in order).
+    """
+    for i, c in enumerate(captions):
+        if not isinstance(c, str):
+            raise InputError(f"caption {i + 1}: expected a string or a list of tokens, got {type(c).__name__}")
+    return list(_ptb_function("coco_tokenize_lines")(list(captions)))
+
+
 def caption_tokens(segments: Sequence[Any], config: Mapping[str, Any]) -> list[list[str]]:
-    """Tokens of each caption under the ``tokenize``/``lowercase`` knobs (``ptb``: PTB, then split())."""
+    """Tokens of each caption under the ``tokenize``/``lowercase`` knobs (``ptb``: PTB on the whole
+    list as one wrapper batch, then split())."""
     if config["tokenize"] == PTB and not _is_token_lists(segments):
-        fn = _ptb_function()
-        out = []
-        for i, seg in enumerate(segments):
-            if not isinstance(seg, str):
-                raise InputError(f"caption {i + 1}: expected a string or a list of tokens, got {type(seg).__name__}")
-            out.append(fn(seg).split())
+        out = [s.split() for s in ptb_batch(segments)]
         if config["lowercase"]:
             from ..tokenizers import lowercase_text
             out = [[lowercase_text(t, config["lowercase_mode"]) for t in toks] for toks in out]

@@ -31,7 +31,7 @@ from ..knobs import Config, Knob, KnobSet
 from ..profiles import Profile, get_profile, register
 from ..stats import SegmentStats
 from .base import MetricFamily, Refs, Segments
-from .cider import KNOBS as CIDER_KNOBS, PTB, TOKENIZE_CHOICES, _ptb_function, caption_tokens, group_refs
+from .cider import KNOBS as CIDER_KNOBS, PTB, TOKENIZE_CHOICES, caption_tokens, group_refs, ptb_batch
 
 BETA = 1.2
 OUTPUT_NAMES = ("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr")
@@ -57,6 +57,8 @@ def tokenised_strings(captions: Sequence[Any], config: Mapping[str, Any]) -> lis
     """Each caption as the string the toolkit's scorers see (PTB output joined by spaces).
 
     BLEU and CIDEr split it with ``str.split()``, ROUGE-L with ``split(" ")``, as pycocoevalcap.
+    With ``tokenize=ptb`` the captions are one batch of the wrapper (one jar run): pass the
+    references and the results separately, each in image order, as COCOEvalCap does.
     """
     if any(isinstance(c, (list, tuple)) for c in captions):
         if not all(isinstance(c, (list, tuple)) for c in captions):
@@ -67,8 +69,7 @@ def tokenised_strings(captions: Sequence[Any], config: Mapping[str, Any]) -> lis
             raise InputError(f"caption {i + 1}: expected a string, got {type(c).__name__}")
     tok, lower = config["tokenize"], config["lowercase"]
     if tok == PTB:
-        fn = _ptb_function()
-        out = [fn(c) for c in captions]
+        out = ptb_batch(captions)
         if lower:
             from ..tokenizers import lowercase_text
             out = [lowercase_text(s, config["lowercase_mode"]) for s in out]
@@ -158,8 +159,8 @@ class Coco(MetricFamily):
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
         from . import get_family
         flat, owner = group_refs(hyps, refs)
-        strings = tokenised_strings(list(hyps) + list(flat), config)
-        hyp_s, ref_s = strings[:len(hyps)], strings[len(hyps):]
+        ref_s = tokenised_strings(list(flat), config)     # COCOEvalCap: gts first, then res, two batches
+        hyp_s = tokenised_strings(list(hyps), config)
         n_img = len(hyps)
         groups: list[list[str]] = [[] for _ in range(n_img)]
         for s, o in zip(ref_s, owner.tolist()):
