@@ -48,8 +48,20 @@ _NLTK_IRREGULAR: dict[str, str] = {
 }
 
 
+_ASCII_CV = str.maketrans({chr(i): ("v" if chr(i) in "aeiou" else "c") for i in range(128)})
+
+
 def _pattern(word: str) -> str:
     """One ``c``/``v`` per character under the paper's consonant definition."""
+    if word.isascii():
+        pattern = word.translate(_ASCII_CV)
+        if "y" not in word:
+            return pattern
+        cells = list(pattern)
+        for i, ch in enumerate(word):
+            if ch == "y":  # a consonant at the start or after a vowel, else a vowel
+                cells[i] = "c" if i == 0 or cells[i - 1] == "v" else "v"
+        return "".join(cells)
     out = []
     prev_consonant = False
     for i, ch in enumerate(word):
@@ -181,8 +193,8 @@ class PorterStemmer:
             # Lin's change: after the list, the ment rule, then the ent / (s|t)ion rules, each
             # tried on the result of the previous one (found black-box: abatementment -> abatem,
             # adolescentent -> adolescent, aforementioned -> aforement).
-            w = _apply(w, [("ment", "")], _step4_condition)
-            w = _apply(w, [("ent", ""), ("ion", "")], _step4_condition)
+            w = _apply(w, _LIN_MENT, _step4_condition)
+            w = _apply(w, _LIN_ENT_ION, _step4_condition)
         return w
 
     def _step5(self, w: str) -> str:
@@ -212,24 +224,39 @@ class PorterStemmer:
     __call__ = stem
 
 
-def _step4_condition(stem: str, suffix: str = "") -> bool:
+def _step4_condition(stem: str) -> bool:
     return measure(stem) > 1
 
 
-def _longest_first(rules: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    return sorted(rules, key=lambda r: -len(r[0]))
+_Rules = tuple[tuple[int, ...], dict[str, str]]
 
 
-def _apply(w: str, rules: list[tuple[str, str]], condition: Callable[[str], bool]) -> str:
+def _longest_first(rules: list[tuple[str, str]]) -> _Rules:
+    """Suffix lengths, longest first, and the suffix -> replacement table."""
+    return tuple(sorted({len(s) for s, _ in rules}, reverse=True)), dict(rules)
+
+
+def _apply(w: str, rules: _Rules, condition: Callable[[str], bool]) -> str:
     """Apply the rule with the longest matching suffix if ``condition(stem)`` holds.
 
     ``ion`` (step 4) additionally needs the stem to end in ``s`` or ``t``; when it does not, the
     rule does not match at all (the paper's ``(m>1 and (*S or *T)) ION``).
     """
-    for suffix, replacement in rules:
-        if w.endswith(suffix):
-            stem = w[: len(w) - len(suffix)]
-            if suffix == "ion" and not stem.endswith(("s", "t")):
-                continue
-            return stem + replacement if condition(stem) else w
+    lengths, table = rules
+    n = len(w)
+    for size in lengths:
+        if size > n:
+            continue
+        suffix = w[n - size:]
+        replacement = table.get(suffix)
+        if replacement is None:
+            continue
+        stem = w[: n - size]
+        if suffix == "ion" and not stem.endswith(("s", "t")):
+            continue
+        return stem + replacement if condition(stem) else w
     return w
+
+
+_LIN_MENT = _longest_first([("ment", "")])
+_LIN_ENT_ION = _longest_first([("ent", ""), ("ion", "")])
