@@ -48,7 +48,8 @@ def odd_corpus(seed: int, max_segments: int = 6, max_refs: int = 3, missing: boo
     """
     rng = random.Random(seed)
     style = rng.choice(["cjk", "punct", "space", "mixed"])
-    pool = {"cjk": CJK, "punct": ODD_PUNCT + ODD_WORDS[:6], "space": ODD_WORDS, "mixed": CJK + ODD_PUNCT + ODD_WORDS}[style]
+    pool = {"cjk": CJK, "punct": ODD_PUNCT + ODD_WORDS[:6], "space": ODD_WORDS,
+            "mixed": CJK + ODD_PUNCT + ODD_WORDS}[style]
     vocab = rng.sample(pool, min(len(pool), rng.choice([4, 8, 14])))
     n_seg = rng.randint(1, max_segments)
     n_refs = rng.randint(1, max_refs)
@@ -206,7 +207,8 @@ EDGE_INPUTS: list[tuple[str, str, list, list]] = [
     ("best-ref", "two references: the better one is kept per segment", ["abcd", "the cat"],
      [["abxx", "a cat"], ["abcx", "the hat"]]),
     ("best-ref-tie", "two references with equal sentence chrF: the first is kept", ["abcd"], [["abcx"], ["xbcd"]]),
-    ("empty-vs-ref-tie", "empty hypothesis, an empty and a non-empty reference", ["", "ab"], [["xyz", "ab"], ["", "ab"]]),
+    ("empty-vs-ref-tie", "empty hypothesis, an empty and a non-empty reference", ["", "ab"],
+     [["xyz", "ab"], ["", "ab"]]),
     ("single-chars", "one-character segments", ["a", "b", "c"], [["a", "c", "b"]]),
 ]
 
@@ -244,7 +246,8 @@ def edge_cases(legacy_python: str | None) -> list[dict[str, Any]]:
                          "corpus", hyps, refs, _from_answer("sacrebleu", ans, "corpus", "sacrebleu.metrics.CHRF")))
         legacy_requests.append({"tool": "sacrebleu", "hyps": hyps, "refs": refs, "knobs": {}, "level": "corpus"})
         legacy_meta.append(("edge/var-refs/sacrebleu@1" + ("" if cfg == "chrf" else "-2"),
-                            "a missing reference: sacrebleu 1.x fails", "sacrebleu@1", "corpus", hyps, refs, "sacrebleu"))
+                            "a missing reference: sacrebleu 1.x fails", "sacrebleu@1", "corpus", hyps, refs,
+                            "sacrebleu"))
     if legacy_python:
         for (cid, note, profile, level, hyps, refs, tool), ans in zip(
                 legacy_meta, chrf_ref.run_in(legacy_python, legacy_requests)):
@@ -275,7 +278,8 @@ def sacrebleu_generated(n: int = 280) -> list[dict[str, Any]]:
         level = "sentence" if seed % 4 == 3 else "corpus"
         ans = _live("sacrebleu", corpus["hyps"], corpus["refs"], knobs, level)
         out.append(_case(f"gen/{seed:04d}", f"generated corpus ({source}, seed {seed})", "sacrebleu", knobs, level,
-                         corpus["hyps"], corpus["refs"], _from_answer("sacrebleu", ans, level, "sacrebleu.metrics.CHRF")))
+                         corpus["hyps"], corpus["refs"],
+                         _from_answer("sacrebleu", ans, level, "sacrebleu.metrics.CHRF")))
     return out
 
 
@@ -324,7 +328,8 @@ def nltk_generated(n: int = 200, python: str | None = None, tool_label: str = "n
 def build_fixtures(legacy_python: str | None = None) -> list[dict[str, Any]]:
     import nltk
     import sacrebleu
-    gen = {"command": "python conformance/regen_chrf.py" + (f" --legacy-python {legacy_python}" if legacy_python else ""),
+    command = "python conformance/regen_chrf.py" + (f" --legacy-python {legacy_python}" if legacy_python else "")
+    gen = {"command": command,
            "python": sys.version.split()[0], "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", ""),
            "tools": {"sacrebleu": sacrebleu.__version__, "nltk": nltk.__version__}}
     specs = [

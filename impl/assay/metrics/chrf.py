@@ -25,6 +25,9 @@ a segment has three numbers: hypothesis n-grams ``h``, reference n-grams ``r`` a
   ``white_space`` = the Unicode White_Space property, which leaves U+001C..U+001F, NLTK 3.10). chrF++ word tokens:
   ``str.split``, then a token longer than one character loses **one** trailing ASCII punctuation
   character into its own token, else one leading one (sacrebleu #124: ``(hi)`` -> ``(hi``, ``)``).
+
+Reading files (only matters with ``whitespace=True``): sacrebleu 2.x's CLI ``rstrip``s each line,
+1.x's CLI keeps each line's ``"\n"``; the APIs score the strings as given, and so does this module.
 """
 from __future__ import annotations
 
