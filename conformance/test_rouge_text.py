@@ -265,6 +265,8 @@ def test_split_sentences() -> None:
     assert split_sentences("  ", "t-tags") == []
     with pytest.raises(InputError, match="outside"):
         split_sentences("<t> a </t> stray", "t-tags")
+    with pytest.raises(InputError, match="unclosed"):
+        split_sentences("<t> a </t> <t> cut off", "t-tags")
     with pytest.raises(KnobError):
         split_sentences("a", "marker")
     with pytest.raises(KnobError):

@@ -86,6 +86,9 @@ def split_sentences(doc: str, mode: str, marker: str | None = None) -> list[str]
     if mode == "t-tags":
         outside = _T_TAG.sub(" ", doc)
         if outside.strip():
+            if doc.rfind("<t>") > doc.rfind("</t>"):
+                raise InputError("sentence split 't-tags': unclosed <t> at the end of the document "
+                                 "(a truncated line?); close it with </t> or split on newlines")
             raise InputError(f"sentence split 't-tags': text outside <t>...</t>: {outside.strip()[:60]!r}")
         return _T_TAG.findall(doc)
     raise KnobError(f"unknown sentence split {mode!r}; known: {', '.join(SENTENCE_SPLITS)}")
