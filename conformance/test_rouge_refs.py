@@ -11,12 +11,13 @@
 """
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 import assay
@@ -96,10 +97,18 @@ def _printed(x: float) -> str:
 def check_perl(hyps: list[str], refs: list[list[str]], over: dict[str, Any]) -> None:
     """assay's rouge-1.5.5 profile prints what the live script prints (Average, CI, per-evaluation)."""
     s = perl_settings(**over)
-    res = rouge155_ref.run(hyps, refs, perl_flags(s))
     knobs = perl_knobs(s)
     types = perl_types(s)
     got = assay.score("rouge", hyps, refs, "rouge-1.5.5", **knobs)
+    try:
+        res = rouge155_ref.run(hyps, refs, perl_flags(s))
+    except RuntimeError as exc:
+        # the script dies on -w with a reference without tokens (research fixture R14/default/crash):
+        # assay still gives finite numbers, and the other measures must match a run without -w
+        assert "division by zero" in str(exc) and s["w"], exc
+        assert all(math.isfinite(v) for t in types for v in got.components[t].values())
+        check_perl(hyps, refs, dict(over, w=None))
+        return
     where = f"flags {' '.join(perl_flags(s))}; hyps={hyps!r}; refs={refs!r}"
     for t in types:
         m = res["measures"][rouge155_ref.measure_name(t, s["w"] or 1.2)]
@@ -114,8 +123,10 @@ def check_perl(hyps: list[str], refs: list[list[str]], over: dict[str, Any]) -> 
                     assert _printed(per_doc[i].components[t][key.lower()]) == _printed(d[key]), (i, t, key, d, where)
 
 
-@settings(deadline=None, max_examples=36, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=36, suppress_health_check=[HealthCheck.too_slow],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target])  # shrinking Perl runs takes hours
 @given(documents(WORDS, max_docs=12), st.sampled_from(PERL_VARIANTS))
+@example(data=(["the", "cat the"], [["cat cat the", "\n\n\n"]]), over={})  # a reference without tokens
 def test_rouge155_profile_matches_perl(perl_rouge, data, over):
     hyps, refs = data
     check_perl(hyps, refs, over)
