@@ -185,6 +185,15 @@ def perl_ngram_tokens(lines: Sequence[str], flags: Sequence[str] = (), data: Pat
     return [t for t in text.split() if t[0] in "abcdefghijklmnopqrstuvwxyz0123456789$"]
 
 
+def perl_ngram_counts(lines: Sequence[str], flags: Sequence[str] = (), data: Path | None = None) -> dict[str, int]:
+    """The unigram counts ROUGE-1.5.5's n-gram reader printed (``-n 1 -v``: ``tok|count|...``,
+    ``_cn_`` = the total left out): its final tokens after ``-m`` / ``-s``, as a multiset."""
+    from conformance.references import rouge155_ref
+    out = _run_perl(lines, ["-n", "1", *flags], data or rouge155_ref.data_dir())
+    fields = out[out.index("***P "):].split("\n")[2].split("|")
+    return {fields[i]: int(fields[i + 1]) for i in range(0, len(fields) - 1, 2) if fields[i] != "_cn_"}
+
+
 def perl_call(flags: str, what: str) -> str:
     return (f"perl ROUGE-1.5.5.pl -e <data> -v {flags} -z SPL <peer model>".replace("  ", " ")
             + f"; {what}")

@@ -16,6 +16,7 @@ Missing tools fail under ``CI=true`` and skip locally.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
@@ -127,7 +128,10 @@ def test_perl_lines(lines: list[str], flags: str) -> None:
     stop = "smart" if "-s" in flags else "none"
     perl = regen_stems.perl_sentence_tokens(lines, flags.split())
     perl += [[]] * (len(lines) - len(perl))
-    assert TextPipeline("rouge155", stemmer, stop).document(lines) == perl
+    ours = TextPipeline("rouge155", stemmer, stop).document(lines)
+    assert ours == perl  # the ROUGE-L reader, sentence by sentence
+    counts = Counter(t for sentence in ours for t in sentence)
+    assert counts == Counter(regen_stems.perl_ngram_counts(lines, flags.split()))  # the n-gram reader
 
 
 @few(15)
