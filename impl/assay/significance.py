@@ -154,21 +154,22 @@ def float64_sums(rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.asarray(counts, dtype=np.float64) @ np.asarray(rows, dtype=np.float64)
 
 
-def resample_scores(setup: "MetricSetup", rows: np.ndarray, idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def resample_scores(setup: "MetricSetup", st: "_Stats", idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """One corpus score per resample: sacrebleu 2.x profiles with sacrebleu's float32 arithmetic
     (:mod:`assay.significance_float32`), every other profile from exact float64 sums."""
     from .significance_float32 import tool_resample_scores, uses_float32
     if uses_float32(setup.profile):
-        return tool_resample_scores(setup.family, float32_sums(rows, idx, counts), setup.config)
-    return np.asarray(setup.family.scores_from_sums(float64_sums(rows, counts), setup.config))
+        return tool_resample_scores(setup.family, float32_sums(st.rows, idx, counts), setup.config, st.columns)
+    return np.asarray(setup.family.scores_from_sums(float64_sums(st.rows, counts), setup.config))
 
 
-def _confidence_scores(setup: "MetricSetup", rows: np.ndarray, idx: np.ndarray, counts: np.ndarray
+def _confidence_scores(setup: "MetricSetup", st: "_Stats", idx: np.ndarray, counts: np.ndarray
                        ) -> tuple[np.ndarray, np.ndarray | None]:
     from .significance_float32 import tool_resample_scores_and_kinds, uses_float32
     if uses_float32(setup.profile):
-        return tool_resample_scores_and_kinds(setup.family, float32_sums(rows, idx, counts), setup.config)
-    return np.asarray(setup.family.scores_from_sums(float64_sums(rows, counts), setup.config)), None
+        return tool_resample_scores_and_kinds(setup.family, float32_sums(st.rows, idx, counts), setup.config,
+                                              st.columns)
+    return np.asarray(setup.family.scores_from_sums(float64_sums(st.rows, counts), setup.config)), None
 
 
 def statistics_mean(scores: np.ndarray, python: np.ndarray | None = None) -> float:
@@ -286,11 +287,12 @@ def prepare_metrics(metrics: Any, profile: str | None = None, **knobs: Any) -> l
 
 @dataclass
 class _Stats:
-    """One system's rows for one metric, its Score and its float64 corpus score."""
+    """One system's rows for one metric, its Score, its float64 corpus score and the column names."""
 
     rows: np.ndarray
     score: Any
     real: float
+    columns: tuple[str, ...] = ()
 
 
 def _system_stats(setup: MetricSetup, hyps: Sequence[Any], refs: Any, label: str) -> _Stats:
@@ -303,7 +305,7 @@ def _system_stats(setup: MetricSetup, hyps: Sequence[Any], refs: Any, label: str
     score = score_from_stats(setup.metric, stats, config, prof, nrefs_field(streams))
     rows = np.asarray(stats.rows, dtype=np.float64)
     real = float(setup.family.scores_from_sums(rows.sum(axis=0)[None, :], setup.config)[0])
-    return _Stats(rows, score, real)
+    return _Stats(rows, score, real, tuple(stats.columns))
 
 
 # families whose rows depend only on their own segment (no corpus-level context such as IDF):
@@ -332,7 +334,7 @@ def _all_system_stats(setup: MetricSetup, names: list[str], outputs: list[Sequen
         score = score_from_stats(setup.metric, part, config, prof, nrefs)
         rows = np.asarray(part.rows, dtype=np.float64)
         real = float(setup.family.scores_from_sums(rows.sum(axis=0)[None, :], setup.config)[0])
-        out.append(_Stats(rows, score, real))
+        out.append(_Stats(rows, score, real, tuple(part.columns)))
     return out
 
 
@@ -477,7 +479,7 @@ def confidence_interval(metric: Any, hyps: Sequence[Any], refs: Any, profile: st
         if idx is None:
             idx = bootstrap_indices(len(st.rows), n_samples, _run_seed(seed_obj))
             counts = resample_counts(idx)
-        scores, python = _confidence_scores(setup, st.rows, idx, counts)
+        scores, python = _confidence_scores(setup, st, idx, counts)
         _, ci, low, high = estimate_ci(scores)
         mean = statistics_mean(scores, python)
         w = width if width is not None else _default_width(setup.profile)
@@ -536,11 +538,11 @@ def _paired(test: str, metrics: Any, baseline: Any, systems: Any, refs: Any, pro
         family, config = setup.family, setup.config
         base = stats[0]
         if test == "bs":
-            base_scores = resample_scores(setup, base.rows, draws, counts)
+            base_scores = resample_scores(setup, base, draws, counts)
             mean, ci, low, high = estimate_ci(base_scores)
             row = [SystemResult(float(base.score.value), None, mean, ci, low, high)]
             for st in stats[1:]:
-                sys_scores = resample_scores(setup, st.rows, draws, counts)
+                sys_scores = resample_scores(setup, st, draws, counts)
                 mean, ci, low, high = estimate_ci(sys_scores)
                 p = bootstrap_p_value(sys_scores, base_scores, st.real - base.real)
                 row.append(SystemResult(float(st.score.value), p, mean, ci, low, high))

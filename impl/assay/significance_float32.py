@@ -34,12 +34,14 @@ def uses_float32(profile: Any) -> bool:
     return profile.tool == "sacrebleu" and str(profile.tool_version).split(".")[0] == "2"
 
 
-def tool_resample_scores(family: Any, sums32: np.ndarray, config: Any) -> np.ndarray:
-    """The scores sacrebleu 2.x computes from float32 resample sums, for BLEU, chrF and TER."""
-    return tool_resample_scores_and_kinds(family, sums32, config)[0]
+def tool_resample_scores(family: Any, sums32: np.ndarray, config: Any, columns: tuple[str, ...]) -> np.ndarray:
+    """The scores sacrebleu 2.x computes from float32 resample sums, for BLEU, chrF and TER
+    (``columns`` names the statistics columns of the family's rows)."""
+    return tool_resample_scores_and_kinds(family, sums32, config, columns)[0]
 
 
-def tool_resample_scores_and_kinds(family: Any, sums32: np.ndarray, config: Any) -> tuple[np.ndarray, np.ndarray]:
+def tool_resample_scores_and_kinds(family: Any, sums32: np.ndarray, config: Any, columns: tuple[str, ...]
+                                   ) -> tuple[np.ndarray, np.ndarray]:
     """Scores plus a mask of those that are Python floats in sacrebleu (all of BLEU's; chrF's and
     TER's special cases). ``statistics.mean`` (sacrebleu's ``--confidence`` mean) cannot mix them."""
     name = family.name
@@ -47,39 +49,30 @@ def tool_resample_scores_and_kinds(family: Any, sums32: np.ndarray, config: Any)
         scores = family.scores_from_sums(sums32, config)
         return scores, np.ones(len(scores), dtype=bool)
     if name == "chrf":
-        return chrf_float32_scores(sums32, _chrf_columns(family, config), config, kinds=True)
+        return chrf_float32_scores(sums32, _chrf_columns(name, columns), config, kinds=True)
     if name == "ter":
-        return ter_float32_scores(sums32, _column_index(family, config, ("edits", "num_edits")),
-                                  _column_index(family, config, ("ref_len", "ref_length", "avg_ref_len")),
+        return ter_float32_scores(sums32, _column_index(name, columns, ("num_edits", "edits")),
+                                  _column_index(name, columns, ("ref_length", "ref_len", "avg_ref_len")),
                                   kinds=True)
     raise KnobError(f"{name}: no sacrebleu float32 resampling arithmetic is known for this metric")
 
 
-def _columns(family: Any, config: Any) -> tuple[str, ...]:
-    cols = getattr(family, "columns", None)
-    if cols is None:
-        raise KnobError(f"{family.name}: the family does not name its statistics columns")
-    return tuple(cols(config))
+def _column_index(name: str, cols: tuple[str, ...], names: tuple[str, ...]) -> int:
+    for col in names:
+        if col in cols:
+            return cols.index(col)
+    raise KnobError(f"{name}: none of the columns {names} in {cols}")
 
 
-def _column_index(family: Any, config: Any, names: tuple[str, ...]) -> int:
-    cols = _columns(family, config)
-    for name in names:
-        if name in cols:
-            return cols.index(name)
-    raise KnobError(f"{family.name}: none of the columns {names} in {cols}")
-
-
-def _chrf_columns(family: Any, config: Any) -> list[tuple[int, int, int]]:
+def _chrf_columns(name: str, cols: tuple[str, ...]) -> list[tuple[int, int, int]]:
     """(hyp, ref, match) column indices per order, in the tool's order (characters, then words)."""
-    cols = _columns(family, config)
     out = []
     for i, col in enumerate(cols):
         if col.endswith("_hyp"):
             stem = col[:-4]
             out.append((i, cols.index(f"{stem}_ref"), cols.index(f"{stem}_match")))
     if not out:
-        raise KnobError(f"chrf: no per-order columns in {cols}")
+        raise KnobError(f"{name}: no per-order columns in {cols}")
     return out
 
 
