@@ -87,7 +87,8 @@ DEFAULT_PROFILE: dict[str, str] = {"bleu": "sacrebleu", "nist": "mteval-v13a"}
 _SACREBLEU_BLEU = dict(tokenize="13a", lowercase=False, lowercase_mode="unicode", smooth_method="exp",
                        smooth_value=None, effective_order=False, max_ngram_order=4, weights="uniform",
                        missing_order="stop", no_match="zero", zero_precision="zero",
-                       per_segment_min_total=0, ref_length="closest", empty_refs="keep", scale=100)
+                       per_segment_min_total=0, ref_length="closest", empty_refs="keep", scale=100,
+                       epsilon="none")
 
 register(Profile(
     "bleu", "sacrebleu", "sacrebleu", ("2.6.0",), _SACREBLEU_BLEU,
