@@ -16,6 +16,7 @@ _FAMILIES: dict[str, str] = {
     "chrf": "chrf:FAMILY",
     "cider": "cider:FAMILY",
     "coco": "coco:FAMILY",
+    "ter": "ter:FAMILY",
 }
 
 METRIC_NAMES: tuple[str, ...] = tuple(_FAMILIES)
