@@ -9,7 +9,6 @@ Agreement must be >= 99.9 % and every disagreement must fall in a documented KD-
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -74,14 +73,14 @@ _WORDS = st.sampled_from(SUBJECTS + VERBS + OBJECTS + PIECES + ["a", "the", "of"
 
 @settings(max_examples=25, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])  # no
 # shrinking: every example is a JVM run
-@given(st.lists(st.lists(_WORDS, min_size=1, max_size=14).map(" ".join), min_size=20, max_size=60),
-       st.randoms(use_true_random=False))
-def test_hypothesis_batches(jar: Path, captions: list[str], rnd: random.Random) -> None:
-    # glue some neighbouring pieces together, as careless captions do
-    glued = [c.replace(" ", "", 1) if rnd.random() < 0.2 else c for c in captions]
-    n, bad = _compare(glued)
+@given(st.lists(st.lists(_WORDS, min_size=1, max_size=14).map(" ".join), min_size=20, max_size=60))
+def test_hypothesis_batches(jar: Path, captions: list[str]) -> None:
+    """Random caption-like batches (pieces separated by spaces; glued pieces are covered by the seeded
+    'hard generated' set): every disagreement must be a documented KD class."""
+    n, bad = _compare(captions)
     unexplained = [b for b in bad if not ptb_ref.kd_classes(b[0])]
     assert not unexplained, unexplained[:5]
+    assert 1 - len(bad) / n >= 0.95, bad[:5]  # a batch has 20-60 captions: at most a few KD hits
 
 
 def _corpus_captions(corpora: Path) -> dict[str, list[str]]:

@@ -59,8 +59,24 @@ def _char_class(ranges: str) -> str:
 # ----------------------------------------------------------------------------- character classes
 # (tables at the end of the module; measured on the jar, one BMP character at a time)
 def _classes() -> dict[str, str]:
-    return {k: _char_class(v) for k, v in (("L", _RANGES_L + " 3A3"), ("X", _RANGES_X),
-                                           ("S", _RANGES_S), ("R", _RANGES_R))}
+    return {k: _char_class(v) for k, v in (("S", _RANGES_S), ("R", _RANGES_R))}
+
+
+_SHADOW_LETTER = "\ue000"  # a private-use character: in the input it is deleted like every X character
+
+
+def _shadow_table() -> dict[int, int]:
+    """Non-ASCII letter-like characters -> one placeholder letter, deleted characters -> space.
+
+    The lexer matches its rules on this same-length "shadow" of the text (small character classes,
+    fast to compile and match) and cuts the tokens out of the original text."""
+    table: dict[int, int] = {}
+    for ranges, target in ((_RANGES_X, 0x20), (_RANGES_L + " 3A3", ord(_SHADOW_LETTER))):
+        for item in ranges.split():
+            lo, _, hi = item.partition("-")
+            for cp in range(int(lo, 16), int(hi or lo, 16) + 1):
+                table[cp] = target
+    return table
 
 
 _NORMALISE = {  # single characters the jar rewrites (ptb3Escaping, normalizeCurrency, normalizeFractions)
@@ -91,13 +107,14 @@ class _Lexer:
 
     def __init__(self) -> None:
         c = _classes()
-        let = "A-Za-z" + c["L"]                 # letters (and the non-ASCII letter-like characters)
+        let = "A-Za-z" + _SHADOW_LETTER        # letters (non-ASCII letter-like ones via the shadow)
+        self.shadow = _shadow_table()
         an = "0-9\u00ad" + let  # a soft hyphen touching a word is part of it (and dropped)
-        self.sep = re.compile("[ \t\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u00a0%s]+" % c["X"])
+        self.sep = re.compile("[ \t\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u00a0]+")
         unit = r"[%s]+(?:_[%s]+)*" % (an, an)
         word = r"(?=[%s_]*[%s_])%s(?:[.!?][%s]%s)*" % (an, let, unit, let, "(?:" + unit + ")?")
         num = r"(?:[0-9]+(?:[.,:/][0-9]+)*|[.,:][0-9]+(?:[.,:/][0-9]+)*)"
-        hpart = r"(?:%s|%s)" % (word, num)
+        hpart = r"(?:%s|%s[A-Za-z0-9]*)" % (word, num)  # "3.5mmx-ray" is one token
         hyph = r"[\u2010\u2011\u058a/-]"
         self.let = let
         V = "aeiouyAEIOUY"
@@ -122,13 +139,14 @@ class _Lexer:
             ("apoletter", r"[dlDL]%s(?=[%s](?![%s]))%s" % (apos, let, let, clitic_ahead)),
             ("apospecial", r"(?i:c%smon|e%ser|%s(?:em|cause|til|till)|%sn%s|%sn(?![%s]))" % (apos, apos, apos, apos, apos, apos, let)),
             ("apoprefix", r"(?:ol|OL|Ol|oL)%s|(?:[yY]|j)%s(?=[%s])(?![sSlL])" % (apos, apos, let)),
-            ("clitic", r"%s(?:[sSdDmM]|[lL][lL]|[rR][eE]|[vV][eE])(?![%s])" % (apos, let)),
+            ("clitic", r"%s(?:[sSdDmM](?![A-Za-z])|(?:[lL][lL]|[rR][eE]|[vV][eE])(?=[^A-Za-z]))" % apos),
+            # (measured: 'll 're 've need a following character -- "we'll" at the very end -> "we ` ll")
             ("nt", r"[nN]%s[tT][%s]*" % (apos, let)),
-            ("tis", r"%s[tT](?=(?:[iI][sS]|[wW][aA][sS])(?![%s]))" % (apos, let)),
-            ("year", r"['\u2019][0-9]{2}(?![0-9A-Za-z])|'[5-9]0[sS](?![0-9A-Za-z])"),
+            ("tis", r"%s[tT](?=(?:[iI][sS]|[wW][aA][sS])(?![A-Za-z]))" % apos),
+            ("year", r"['\u2019][0-9]{2}(?=[^0-9A-Za-z])|'[5-9]0[sS](?=[^0-9A-Za-z])"),
             ("amp", r"[A-Z]+&[A-Z]+|(?i:&(?:amp|lt|gt|quot|apos|nbsp);)|&#[0-9]+;"),
             ("currency", r"[A-Z]+\$"),
-            ("smiley", r"[:;=]-?[()DPp\[\]](?![A-Za-z0-9])"),
+            ("smiley", r"[:;=]-?[()DPp\[\]](?=[^A-Za-z0-9])"),  # needs a following character
             ("ellipsis", r"\.\.\.+|\.(?: \.){2,}"),
             ("bang", r"[!?]+"),
             ("dashes", r"--+"),
@@ -150,14 +168,15 @@ class _Lexer:
         self.never = _abbrev_set(_ABBREV_NEVER)
         self.final = _abbrev_set(_ABBREV_FINAL) | {"Ph.D", "Ed.D", "PH.D", "ED.D"}
         self.final_ctx = re.compile(r"\s+|\Z")
-        self.start_ctx = re.compile(r"\s+(?:(?:%s)\s|(?:Mr|Ms|MR|MS)\.)" % "|".join(
+        self.start_ctx = re.compile(r"\s+(?:(?:%s)\s|(?:Mr|Ms|MR|MS)\.(?:\s|\Z)|</?[A-Za-z!?][^<>\n]*>)" % "|".join(
             w for s in _START_WORDS.split() for w in (s, s.upper())))  # measured: "Mr."/"Ms." count too
         self.split_words = {"cannot": 3, "gonna": 3, "gotta": 3, "wanna": 3, "lemme": 3, "gimme": 3}
         self.dq_open = re.compile(r"[A-Za-z0-9$]")
         self.sq_open = re.compile(r"[A-Za-z][^\s\u00a0]")
 
-        self.chunks = re.compile("[^ \t\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u00a0%s]+" % c["X"])
+        self.chunks = re.compile("[^ \t\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u00a0]+")
         self.cache: dict[str, list[str] | None] = {}
+        self.cache_eof: dict[str, list[str]] = {}  # a chunk that ends the input
         self.multi_chunk = re.compile(r"<|\([0-9]|\A[Nn]o\.\Z")
 
     # ------------------------------------------------------------------ fast path
@@ -167,26 +186,60 @@ class _Lexer:
         kept abbreviation/acronym period looks at the next word)."""
         if self.multi_chunk.search(chunk):
             return None
-        toks = self.tokens(chunk)[0]
+        toks = self.tokens(chunk + " ")[0]  # a separator follows (the end of input is handled apart)
         if chunk.endswith(".") and any(len(t) > 1 and t.endswith(".") and t != "..." for t in toks):
             return None
         return [t.lower() for t in toks]
 
     def line(self, line: str, following: str | None) -> list[str]:
         """Lowercased tokens of one line (no line breaks inside), ``following`` = the next line or None."""
+        if _PLAIN.fullmatch(line) is None:
+            return self._line(line, following)
+        # printable ASCII separated by spaces: cached chunks (the common case)
+        cache = self.cache
+        out: list[str] = []
+        chunks = line.split()
+        last = len(chunks) - 1
+        for k, chunk in enumerate(chunks):
+            toks = cache.get(chunk, _MISSING)
+            if toks is _MISSING:
+                toks = cache[chunk] = self._chunk(chunk)
+                if len(cache) > 200_000:
+                    cache.clear()
+            if toks is None:
+                return self._line(line, following)
+            if k == last and following is None:  # end of input: lex the last chunk as it is
+                eof = self.cache_eof.get(chunk)
+                if eof is None:
+                    eof = self.cache_eof[chunk] = [t.lower() for t in self.tokens(chunk)[0]]
+                    if len(self.cache_eof) > 100_000:
+                        self.cache_eof.clear()
+                return out + eof
+            tail = chunk[-1]
+            if k < last and (tail == "." or "0" <= tail <= "9"):
+                nxt = chunks[k + 1][0]
+                if (tail == "." and nxt == ".") or ("0" <= tail <= "9" and "0" <= nxt <= "9"):
+                    return self._line(line, following)  # "3 1/2", "555-1212 555", ". . ." span the space
+            out += toks
+        return out
+
+    def _line(self, line: str, following: str | None) -> list[str]:
         out: list[str] = []
         cache = self.cache
-        found = list(self.chunks.finditer(line))
+        sh = line if line.isascii() else line.translate(self.shadow)
+        found = list(self.chunks.finditer(sh))
         for k, m in enumerate(found):
-            chunk = m.group()
+            chunk = line[m.start():m.end()]
             try:
                 toks = cache[chunk]
             except KeyError:
                 toks = cache[chunk] = self._chunk(chunk)
                 if len(cache) > 200_000:
                     cache.clear()
+            if toks is not None and following is None and k + 1 == len(found):
+                toks = None  # end of input: some rules need a following character
             if toks is not None and k + 1 < len(found):
-                nxt = found[k + 1].group()[0]
+                nxt = line[found[k + 1].start()]
                 last = chunk[-1]
                 if (last.isdigit() and nxt.isdigit()) or (last == "." and nxt == "."):
                     toks = None  # "3 1/2", "555-1212 555", ". . ." span the space
@@ -203,6 +256,7 @@ class _Lexer:
         lines: list[list[str]] = [[]]
         out = lines[-1]
         i, n = 0, len(text)
+        sh = text if text.isascii() else text.translate(self.shadow)
         sep = self.sep
         while i < n:
             ch = text[i]
@@ -211,7 +265,7 @@ class _Lexer:
                 lines.append(out)
                 i += 1
                 continue
-            m = sep.match(text, i)
+            m = sep.match(sh, i)
             if m:
                 j = m.end()
                 k = text.find("\n", i, j)
@@ -223,19 +277,20 @@ class _Lexer:
                 i = k if k >= 0 else j
                 continue
             best_len, best = 0, None
-            rules = self._dispatch.get(ch)
+            sch = sh[i]
+            rules = self._dispatch.get(sch)
             if rules is None:
-                rules = self._dispatch[ch] = [(nm, rx) for nm, rx in self.rules
-                                              if nm not in self._starts or ch in self._starts[nm]]
+                rules = self._dispatch[sch] = [(nm, rx) for nm, rx in self.rules
+                                               if nm not in self._starts or sch in self._starts[nm]]
             for name, rx in rules:
-                mm = rx.match(text, i)
+                mm = rx.match(sh, i)
                 if mm and mm.end() - i > best_len:
                     best_len, best = mm.end() - i, (name, mm)
             if best is None:
                 i = self._single(text, i, out)
                 continue
             name, mm = best
-            i = self._emit(name, mm, text, out)
+            i = self._emit(name, mm, text, sh, out)
         return lines
 
     def _single(self, text: str, i: int, out: list[str]) -> int:
@@ -261,10 +316,10 @@ class _Lexer:
             out.append(ch)  # single symbol / other punctuation
         return i + 1
 
-    def _word(self, tok: str, end: int, text: str, out: list[str]) -> int:
+    def _word(self, tok: str, end: int, text: str, sh: str, out: list[str]) -> int:
         """A plain word: stop before n't ("do n't"); split the assimilations ("gon na", "can not")."""
         if (end < len(text) and text[end] in "'\u2019" and len(tok) > 1 and tok[-1] in "nN"
-                and not tok[0].isdigit() and self.nt.match(text, end - 1)):
+                and not tok[0].isdigit() and not _DOTTED.search(tok) and self.nt.match(sh, end - 1)):
             tok, end = tok[:-1], end - 1
         cut = self.split_words.get(tok.lower())
         if "\u00ad" in tok:
@@ -276,8 +331,10 @@ class _Lexer:
             out.append(tok)
         return end
 
-    def _emit(self, name: str, m: "re.Match[str]", text: str, out: list[str]) -> int:
-        tok, end = m.group(), m.end()
+    def _emit(self, name: str, m: "re.Match[str]", text: str, sh: str, out: list[str]) -> int:
+        """Append the token(s) of rule ``name`` matched on the shadow ``sh``; return the next position."""
+        end = m.end()
+        tok = text[m.start():end]
         if name in ("sgml", "phone", "fraction"):
             tok = tok.replace(" ", "\u00a0")
             if name == "phone":
@@ -286,9 +343,9 @@ class _Lexer:
         elif name == "hyphword":
             out.append(tok.replace("\u00ad", ""))
         elif name == "word":
-            return self._word(tok, end, text, out)
+            return self._word(tok, end, text, sh, out)
         elif name == "acro":
-            if tok.endswith(".") and self.start_ctx.match(text, end):
+            if tok.endswith(".") and self.start_ctx.match(sh, end):
                 # a sentence-start word follows: "U.S." keeps its period and gets another, a single
                 # letter gives the period back ("A. The" -> "a . the")
                 out.extend((tok[:-1], ".") if len(tok) == 2 else (tok, "."))
@@ -298,17 +355,18 @@ class _Lexer:
             base = tok[:-1]
             if base in self.final:
                 out.append(tok)
-                m2 = self.final_ctx.match(text, end)
+                m2 = self.final_ctx.match(sh, end)
                 if m2 and (m2.end() == len(text) or text[m2.end()].isupper()
-                           or (len(m2.group()) > 1 and "\n" in m2.group())):
+                           or (len(m2.group()) > 1 and "\n" in m2.group())
+                           or (m2.end() > end and self.rules[0][1].match(sh, m2.end()))):  # an SGML tag
                     out.append(".")
             elif base in self.never:
                 out.append(tok)
             else:  # not an abbreviation: the word, then "." on the next round
-                return self._word(base, end - 1, text, out)
+                return self._word(base, end - 1, text, sh, out)
         elif name == "amp":
             if tok == "&quot;":  # like '"': opening before [A-Za-z0-9$]
-                out.append("``" if self.dq_open.match(text, end) else "''")
+                out.append("``" if self.dq_open.match(sh, end) else "''")
             elif tok.lower() != "&nbsp;":
                 out.append(_ENTITIES.get(tok, tok))
         elif name == "smiley":
@@ -322,14 +380,17 @@ class _Lexer:
         elif name == "dashes":
             out.append("--")
         elif name == "dquote":
-            out.append("``" if self.dq_open.match(text, end) else "''")
+            out.append("``" if self.dq_open.match(sh, end) else "''")
         elif name == "squote":
-            out.append("`" if self.sq_open.match(text, end) else "'")
+            out.append("`" if self.sq_open.match(sh, end) else "'")
         else:
             out.append(tok)
         return end
 
 
+_DOTTED = re.compile(r"[.!?]")
+_PLAIN = re.compile("[\x21-\x7e][\x20-\x7e]*")
+_MISSING: list[str] = []
 _LEXER: _Lexer | None = None
 
 
@@ -378,7 +439,9 @@ def _flatten(text: str) -> str:
 
 def _coco_line(tokens: list[str]) -> str:
     """The wrapper's post-processing: ``line.rstrip().split(' ')`` minus its punctuation list."""
-    return " ".join(t for t in " ".join(tokens).rstrip().split(" ") if t not in COCO_PUNCTUATION)
+    if tokens and tokens[-1][-1].isspace():  # only then can rstrip() change anything
+        tokens = " ".join(tokens).rstrip().split(" ")
+    return " ".join([t for t in tokens if t not in COCO_PUNCTUATION])
 
 
 def coco_tokenize(text: str, following: str | None = None) -> str:
