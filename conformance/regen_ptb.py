@@ -149,6 +149,9 @@ HARD_CASES = [
     "a\u00a0nbsp a\u3000ideographic", "__init__ a_b _", "b&w B&W H&M Q&A a&b", "5\u00a2 \u00a3 \u20ac \u00a4",
     "it's a dog's life", "A man riding a horse on a beach.", "", "   ", "EMPTY BEFORE", "Inc.", "The end.",
     "Ave.", "The Ave. The", "He is from Fla.", "He said so Calif.", "The", "gonna.", "x U.S.", "The x",
+    "x U.S. Mr. Smith", "e.g. <b> x", "Ltd. <b> x", "&quot;a and &quot; a", "3.5mmx-ray 3.5mm", "Mrs.DON'T",
+    "'tis\u6771\u4eac zebra's\u0130stanbul", "Inc. ", "Jr.\t ", "He lives in the U.S.",
+    "they're we'll ;) '05",  # last line of the set: the end of input
 ]
 
 

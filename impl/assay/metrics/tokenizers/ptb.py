@@ -28,7 +28,21 @@ Quirks reproduced (all observed on the jar):
 
 Public API: :func:`ptb_tokenize` (raw jar tokens, lowercased), :func:`coco_tokenize` (the wrapper's
 output string for one caption) and :func:`coco_tokenize_lines` (a batch, with the cross-line context
-exactly as the wrapper's single jar run sees it).
+exactly as the wrapper's single jar run sees it; use it to reproduce ``PTBTokenizer.tokenize`` on a
+dict of captions: pass the captions in the dict's iteration order).
+
+Not idempotent, like the jar (``R&D`` -> ``r&d`` -> ``r & d``; ``US$`` -> ``us$`` -> ``us $``).
+
+Known divergences (named, with input patterns, in ``conformance/references/ptb_ref.py``; all are
+pieces glued together without spaces or rare jar rules that were not measured in full):
+KD-PTB-01 ``n't``/``'s`` followed by letters, digits/non-ASCII glued before ``n't``; KD-PTB-02 line
+breaks other than ``\n`` (``\r``, U+2028/2029) shift the wrapper's pairing (reproduced by
+``coco_tokenize_lines`` only); KD-PTB-03 ``'05`` before punctuation; KD-PTB-04 non-ASCII quotes glued to
+words; KD-PTB-05 URLs/e-mails/handles touching other text; KD-PTB-06 one-letter word glued before an
+apostrophe word; KD-PTB-07 dotted acronyms glued after letters/digits; KD-PTB-08 ``Co. Ltd.``;
+KD-PTB-09 ``555-1212 100``; KD-PTB-10 (kept for older fixtures; acronym + SGML tag, now reproduced).
+Measured agreement: 100 % of the 4,510 captions in ../shared/corpora (thumb-mscoco, clipscore-example),
+100 % of plain generated captions, 99.8-99.9 % of adversarial generated captions.
 """
 from __future__ import annotations
 
