@@ -40,7 +40,7 @@ breaks other than ``\n`` (``\r``, U+2028/2029) shift the wrapper's pairing (repr
 ``coco_tokenize_lines`` only); KD-PTB-03 ``'05`` before punctuation; KD-PTB-04 non-ASCII quotes glued to
 words; KD-PTB-05 URLs/e-mails/handles touching other text; KD-PTB-06 one-letter word glued before an
 apostrophe word; KD-PTB-07 dotted acronyms glued after letters/digits; KD-PTB-08 ``Co. Ltd.``;
-KD-PTB-09 ``555-1212 100``; KD-PTB-10 (kept for older fixtures; acronym + SGML tag, now reproduced).
+KD-PTB-09 ``555-1212 100`` (the jar joins it with U+00A0).
 Measured agreement: 100 % of the 4,510 captions in ../shared/corpora (thumb-mscoco, clipscore-example),
 100 % of plain generated captions, 99.8-99.9 % of adversarial generated captions.
 """
