@@ -151,6 +151,7 @@ HARD_CASES = [
     "Ave.", "The Ave. The", "He is from Fla.", "He said so Calif.", "The", "gonna.", "x U.S.", "The x",
     "x U.S. Mr. Smith", "e.g. <b> x", "Ltd. <b> x", "&quot;a and &quot; a", "3.5mmx-ray 3.5mm", "Mrs.DON'T",
     "'tis\u6771\u4eac zebra's\u0130stanbul", "Inc. ", "Jr.\t ", "He lives in the U.S.",
+    "a dog \U0001F600 runs a\U0001F600b \U0001D400bc dog\U0001F600.",
     "they're we'll ;) '05",  # last line of the set: the end of input
 ]
 

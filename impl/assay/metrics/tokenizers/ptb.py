@@ -309,6 +309,8 @@ class _Lexer:
 
     def _single(self, text: str, i: int, out: list[str]) -> int:
         ch = text[i]
+        if ch > "\uffff":  # outside the BMP (emoji, math letters): deleted, like a space (measured)
+            return i + 1
         m = self.quote_run.match(text, i)
         if m:
             out.append(_QUOTE_RUNS[ch] * (m.end() - i))
