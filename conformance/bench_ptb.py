@@ -22,7 +22,7 @@ for p in (str(ROOT), str(ROOT / "impl")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from assay.metrics.tokenizers import ptb  # noqa: E402
+from assay.tokenizers import ptb  # noqa: E402
 from conformance.references import ptb_ref  # noqa: E402
 from conformance.regen_ptb import generate_captions  # noqa: E402
 

@@ -10,7 +10,7 @@ line, as the wrapper does), so a case records the ``following`` line its result 
 (a sentence-final abbreviation looks at the next line).
 
 ``--probe`` re-runs the black-box measurements behind the tables at the end of
-``impl/assay/metrics/tokenizers/ptb.py``: every BMP character in four contexts, every 1-4 letter
+``impl/assay/tokenizers/ptb.py``: every BMP character in four contexts, every 1-4 letter
 string (and capitalised/upper variants of a vocabulary) followed by ``.``, and sentence-start words
 after ``U.S.``. It prints the tables; nothing of the jar itself is stored.
 """

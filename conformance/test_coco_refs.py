@@ -105,15 +105,6 @@ def _thumb(corpora_dir: Path) -> tuple[dict[str, list[str]], list[list[str]]] | 
     return systems, groups
 
 
-def _ptb_available() -> bool:
-    try:
-        from assay.metrics.cider import ptb_batch
-        ptb_batch(["a"])
-    except assay.MissingDependencyError:
-        return False
-    return True
-
-
 def _compare(got: Any, want: dict[str, Any], tol: float) -> None:
     for name in NAMES:
         assert got.components[name] == pytest.approx(want[name], rel=tol, abs=tol), name
@@ -128,7 +119,6 @@ def test_thumb_mscoco_end_to_end(corpora_dir: Path) -> None:
     n = len(groups)
     gts_tok = coco_ref.ptb_tokenize({str(i): g for i, g in enumerate(groups)})
     res_all = coco_ref.ptb_tokenize({f"{s}/{i}": [h] for s, hyps in systems.items() for i, h in enumerate(hyps)})
-    ours_ptb = _ptb_available()
     for system, hyps in systems.items():
         gts = {i: gts_tok[str(i)] for i in range(n)}
         res = {i: res_all[f"{system}/{i}"] for i in range(n)}
@@ -136,9 +126,9 @@ def test_thumb_mscoco_end_to_end(corpora_dir: Path) -> None:
         # the jar's tokens -> assay: the metrics alone
         tok_refs = [[gts[i][k] for i in range(n)] for k in range(4)]
         _compare(assay.score("coco", [res[i][0] for i in range(n)], tok_refs, "pretokenized"), want, 1e-9)
-        if ours_ptb:   # raw captions -> assay's own tokenizer -> metrics
-            raw_refs = [[groups[i][k] for i in range(n)] for k in range(4)]
-            _compare(assay.score("coco", hyps, raw_refs, "pycocoevalcap"), want, E2E_TOL)
+        # raw captions -> assay's own tokenizer -> metrics
+        raw_refs = [[groups[i][k] for i in range(n)] for k in range(4)]
+        _compare(assay.score("coco", hyps, raw_refs, "pycocoevalcap"), want, E2E_TOL)
 
 
 def test_clipscore_example_end_to_end(corpora_dir: Path) -> None:
@@ -170,18 +160,15 @@ def test_clipscore_example_end_to_end(corpora_dir: Path) -> None:
         for ours, theirs in (("Bleu_1", "BLEU-1"), ("Bleu_2", "BLEU-2"), ("Bleu_3", "BLEU-3"),
                              ("Bleu_4", "BLEU-4"), ("ROUGE_L", "ROUGE"), ("CIDEr", "CIDER")):
             assert f"{want[ours]:.4f}" == row[theirs]
-        if _ptb_available():
-            got = assay.score("coco", data.hyps, data.refs, "pycocoevalcap")
-            _compare(got, want, E2E_TOL)
-            for ours, theirs in (("Bleu_1", "BLEU-1"), ("ROUGE_L", "ROUGE"), ("CIDEr", "CIDER")):
-                assert f"{got.components[ours]:.4f}" == row[theirs]
+        got = assay.score("coco", data.hyps, data.refs, "pycocoevalcap")
+        _compare(got, want, E2E_TOL)
+        for ours, theirs in (("Bleu_1", "BLEU-1"), ("ROUGE_L", "ROUGE"), ("CIDEr", "CIDER")):
+            assert f"{got.components[ours]:.4f}" == row[theirs]
 
 
 def test_pipeline_fixture_inputs_tokenise_like_the_jar() -> None:
-    """Generated raw captions: assay's PTB tokenizer (when present) gives the jar's strings."""
+    """Generated raw captions: assay's PTB tokenizer gives the jar's strings."""
     coco_ref.require_java()
-    if not _ptb_available():
-        pytest.skip("assay's PTB tokenizer (assay.tokenizers.ptb / assay.metrics.tokenizers.ptb) is not present yet")
     from assay.metrics.cider import ptb_batch
     captions = [c for seed in range(9000, 9030) for g in references_per_image(generate_caption_corpus(seed, raw=True))
                 for c in g]

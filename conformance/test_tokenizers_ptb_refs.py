@@ -15,7 +15,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from assay.metrics.tokenizers.ptb import coco_tokenize_lines, ptb_tokenize_lines
+from assay.tokenizers.ptb import coco_tokenize_lines, ptb_tokenize_lines
 from conformance.references import ptb_ref
 from conformance.regen_ptb import HARD_CASES, OBJECTS, PIECES, SUBJECTS, VERBS, generate_captions
 

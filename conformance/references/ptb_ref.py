@@ -127,7 +127,7 @@ def pycocoevalcap_tokenize(captions: Sequence[str], timeout: float = DEFAULT_TIM
 
 
 # ----------------------------------------------------------------------------- known divergences
-#: KD id -> (cause, input pattern); see ``impl/assay/metrics/tokenizers/ptb.py`` "Known divergences".
+#: KD id -> (cause, input pattern); see ``impl/assay/tokenizers/ptb.py`` "Known divergences".
 KNOWN_DIVERGENCES: dict[str, tuple[str, str]] = {
     "KD-PTB-01": ("n't / 's directly followed by letters, or digits / non-ASCII letters glued before n't "
                   "('don'tit', '5don't', 'Ελλάδαain't', 'zebra'sIstanbul'): not measured in detail",

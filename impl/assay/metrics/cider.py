@@ -44,24 +44,23 @@ Sufficient statistics: the document-frequency table is the corpus context (first
 from __future__ import annotations
 
 import json
-import math
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError, KnobError, MissingDependencyError, ToolBehaviourError
+from ..errors import InputError, KnobError, ToolBehaviourError
 from ..knobs import Config, Knob, KnobSet, parse_bool, parse_optional_float
 from ..profiles import Profile, register
 from ..stats import SegmentStats
 from ..tokenizers import TOKENIZER_NAMES
 from .base import MetricFamily, Refs, Segments
-from .ngrams import Encoded, NgramIndex, encode
+from .ngrams import NgramIndex, encode
 from .text import tokenize_segments
+from ..tokenizers.ptb import coco_tokenize_lines
 
 PTB = "ptb"
 TOKENIZE_CHOICES: tuple[str, ...] = tuple(dict.fromkeys(TOKENIZER_NAMES + (PTB,)))
@@ -111,21 +110,6 @@ KNOBS = KnobSet(
 
 
 # ----------------------------------------------------------------------------- tokens
-def _ptb_function(name: str = "coco_tokenize") -> Callable[..., Any]:
-    """assay's clean-room pycocoevalcap PTBTokenizer: ``coco_tokenize`` (one caption) or
-    ``coco_tokenize_lines`` (a batch, with the jar's cross-line context)."""
-    for module_name in ("assay.metrics.tokenizers.ptb", "assay.tokenizers.ptb"):
-        try:
-            module = import_module(module_name)
-        except ImportError:
-            continue
-        fn = getattr(module, name, None)
-        if fn is not None:
-            return fn
-    raise MissingDependencyError("tokenize='ptb' needs assay's PTB tokenizer (assay.metrics.tokenizers.ptb), "
-                                 "which is not available in this installation")
-
-
 def ptb_batch(captions: Sequence[str]) -> list[str]:
     """pycocoevalcap's ``PTBTokenizer().tokenize`` output strings for one batch, in order.
 
@@ -136,7 +120,7 @@ def ptb_batch(captions: Sequence[str]) -> list[str]:
     for i, c in enumerate(captions):
         if not isinstance(c, str):
             raise InputError(f"caption {i + 1}: expected a string or a list of tokens, got {type(c).__name__}")
-    return list(_ptb_function("coco_tokenize_lines")(list(captions)))
+    return coco_tokenize_lines(list(captions))
 
 
 def caption_tokens(segments: Sequence[Any], config: Mapping[str, Any]) -> list[list[str]]:
