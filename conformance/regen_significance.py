@@ -77,7 +77,7 @@ METRIC_SETS: dict[str, list[tuple[str, str, dict[str, Any]]]] = {
 }
 
 # (id, test, metric set, corpus seed, segments, systems, refs, kind, n_samples, seed text or None, copies)
-CASES: list[tuple[str, str, str, int, int, int, int, str, int, Any, bool]] = [
+CASES: list[tuple] = [
     ("bs/bleu/ascii", "bs", "bleu", 101, 60, 4, 1, "ascii", 1000, None, True),
     ("bs/bleu/mixed-2refs", "bs", "bleu", 102, 45, 3, 2, "mixed", 1000, "7", False),
     ("bs/bleu/seed-spaces", "bs", "bleu", 103, 30, 3, 1, "tokenised", 300, " 42", False),
@@ -109,9 +109,35 @@ CASES: list[tuple[str, str, str, int, int, int, int, str, int, Any, bool]] = [
 ]
 
 
+# hand-written degenerate corpora: empty hypotheses / references make some resamples take the
+# tools' Python-float branches (chrF with no effective order, TER with no reference length)
+DEGENERATE = {
+    "empty-lines": {"systems": [("baseline", ["", "the cat sat on the mat", "a dog runs", ""]),
+                                ("sys1", ["the cat", "the cat sat on a mat", "", "big red house"])],
+                    "refs": [["a dog", "the cat sat on the mat", "a dog runs quickly", ""]]},
+}
+CUSTOM_CASES: list[tuple[str, str, str, str, int, Any]] = [
+    # (id, test, metric set, corpus, n_samples, seed)
+    ("confidence/chrf-python-float-mix", "confidence", "chrf", "empty-lines", 200, None),
+    ("confidence/ter-python-float-mix", "confidence", "ter", "empty-lines", 200, None),
+    ("bs/chrf-ter-degenerate", "bs", "all", "empty-lines", 300, None),
+    ("ar/chrf-ter-degenerate", "ar", "all", "empty-lines", 300, None),
+]
+
+
 def build_case(case: tuple) -> dict[str, Any]:
-    cid, test, mset, cseed, n_seg, n_sys, n_refs, kind, n, seed, copies = case
-    corpus = significance_corpus(cseed, n_seg, n_sys, n_refs, kind, copies)
+    if len(case) == 6:
+        cid, test, mset, name, n, seed = case
+        corpus = {"systems": [(nm, list(h)) for nm, h in DEGENERATE[name]["systems"]],
+                  "refs": [list(r) for r in DEGENERATE[name]["refs"]]}
+        if test == "confidence":
+            corpus["systems"] = corpus["systems"][1:]
+        note = f"hand-written corpus {name!r}"
+    else:
+        cid, test, mset, cseed, n_seg, n_sys, n_refs, kind, n, seed, copies = case
+        corpus = significance_corpus(cseed, n_seg, n_sys, n_refs, kind, copies)
+        note = (f"generated corpus seed {cseed} ({kind}, {n_seg} segments, {n_refs} reference(s))"
+                + ("; includes an exact copy of the baseline and a near copy" if copies else ""))
     metrics = METRIC_SETS[mset]
     tool_metrics = [(m, dict(k)) for m, _, k in metrics]
     if test == "confidence":
@@ -121,9 +147,7 @@ def build_case(case: tuple) -> dict[str, Any]:
     else:
         expected = ref.paired(test, tool_metrics, corpus["systems"], corpus["refs"], n, seed)
         systems = [{"name": nm, "hyps": h} for nm, h in corpus["systems"]]
-    return {"id": cid, "test": test,
-            "note": f"generated corpus seed {cseed} ({kind}, {n_seg} segments, {n_refs} reference(s))"
-                    + ("; includes an exact copy of the baseline and a near copy" if copies else ""),
+    return {"id": cid, "test": test, "note": note,
             "metrics": [{"metric": m, "profile": p, "knobs": k} for m, p, k in metrics],
             "systems": systems, "refs": corpus["refs"], "n_samples": n, "seed": seed,
             "expected": [expected]}
@@ -135,7 +159,7 @@ def build_fixtures(only: str | None = None) -> list[dict[str, Any]]:
     for test in ("bs", "ar", "confidence"):
         if only and test != only:
             continue
-        cases = [build_case(c) for c in CASES if c[1] == test]
+        cases = [build_case(c) for c in CASES + CUSTOM_CASES if c[1] == test]
         specs.append({"metric": METRIC, "family": f"sacrebleu_{test}", "cases": cases,
                       "description": f"sacrebleu {ref.version()} "
                                      + {"bs": "--paired-bs", "ar": "--paired-ar", "confidence": "--confidence"}[test]
