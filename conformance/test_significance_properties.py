@@ -16,9 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import assay
 import assay.significance as sig
-from assay.api import compute_stats, make_config
+from assay.api import compute_stats
 from assay.errors import InputError, KnobError
 from assay.metrics import get_family
 from assay.stats import SegmentStats
