@@ -141,30 +141,98 @@ class Scorer:
         return out
 
 
-def _alignment(rows: np.ndarray, hyp: Sequence[int], ref: Sequence[int]
-               ) -> tuple[list[int], list[bool], list[bool]]:
-    """Trace back the table: (ref -> hyp alignment, hyp error flags, ref error flags)."""
+class BitRows:
+    """Unbanded edit-distance rows of one reference, bit-parallel (Myers 1999, Hyyrö's global form).
+
+    The state after hypothesis row ``i`` is ``(Pv, Mv, D[i][n_ref])``: bit ``j`` of ``Pv`` / ``Mv``
+    says ``D[i][j+1] - D[i][j]`` is +1 / -1, so ``D[i][j] = i + popcount(Pv & (2^j - 1)) -
+    popcount(Mv & (2^j - 1))``. A row costs a dozen integer operations, whatever the length.
+    """
+
+    __slots__ = ("peq", "mask", "high", "row0")
+
+    def __init__(self, ref: Sequence[int]):
+        peq: dict[int, int] = {}
+        for j, tok in enumerate(ref):
+            peq[tok] = peq.get(tok, 0) | (1 << j)
+        self.peq = peq
+        self.mask = (1 << len(ref)) - 1
+        self.high = 1 << (len(ref) - 1)
+        self.row0 = (self.mask, 0, len(ref))
+
+    def run(self, words: Sequence[int], state: tuple[int, int, int], keep: list | None = None
+            ) -> tuple[int, int, int]:
+        """Advance ``state`` over ``words``; append every intermediate state to ``keep``."""
+        pv, mv, score = state
+        peq, mask, high = self.peq, self.mask, self.high
+        for w in words:
+            eq = peq.get(w, 0)
+            xv = eq | mv
+            xh = (((eq & pv) + pv) ^ pv) | eq
+            ph = mv | (~(xh | pv) & mask)
+            mh = pv & xh
+            if ph & high:
+                score += 1
+            elif mh & high:
+                score -= 1
+            ph = ((ph << 1) | 1) & mask
+            mh = (mh << 1) & mask
+            pv = mh | (~(xv | ph) & mask)
+            mv = ph & xv
+            if keep is not None:
+                keep.append((pv, mv, score))
+        return pv, mv, score
+
+
+def _out_of_beam_floor(n_hyp: int, n_ref: int, bounds: list[tuple[int, int]]) -> int:
+    """A lower bound on the cost of any path through a cell outside the beam.
+
+    Through ``(i, j)`` a path costs at least ``|i - j| + |(n_hyp - i) - (n_ref - j)|``; when the
+    unbanded distance is below this floor, no optimal path (and no tie met while tracing one
+    back) leaves the beam, so beam and unbanded tables agree on the cost and on the alignment.
+    """
+    floor = INF
+    for i in range(1, n_hyp):
+        lo, hi = bounds[i - 1]
+        for a, b in ((0, lo - 1), (hi, n_ref)):
+            if a > b:
+                continue
+            for j in (a, b, min(max(i, a), b), min(max(i + n_ref - n_hyp, a), b)):
+                cost = abs(i - j) + abs((n_hyp - i) - (n_ref - j))
+                if cost < floor:
+                    floor = cost
+    return floor
+
+
+def _alignment(value, hyp: Sequence[int], ref: Sequence[int]) -> tuple[list[int], list[bool], list[bool]]:
+    """Trace back a table given as ``value(i, j)``: (ref -> hyp alignment, hyp errors, ref errors)."""
     n_h, n_r = len(hyp), len(ref)
     align = [0] * n_r
     herr = [False] * n_h
     rerr = [False] * n_r
     i, j = n_h, n_r
     steps: list[int] = []   # 0 match, 1 substitution, 2 hyp-only, 3 ref-only (walking backwards)
+    v = value(i, j)
     while i > 0 or j > 0:
-        v = rows[i, j + 1]
         if i > 0 and j > 0:
             mismatch = hyp[i - 1] != ref[j - 1]
-            if rows[i - 1, j] + mismatch == v:
+            diag = value(i - 1, j - 1)
+            if diag + mismatch == v:
                 steps.append(1 if mismatch else 0)
                 i -= 1
                 j -= 1
+                v = diag
                 continue
-        if i > 0 and rows[i - 1, j + 1] + 1 == v:
-            steps.append(2)
-            i -= 1
-            continue
+        if i > 0:
+            up = value(i - 1, j)
+            if up + 1 == v:
+                steps.append(2)
+                i -= 1
+                v = up
+                continue
         steps.append(3)
         j -= 1
+        v = value(i, j)
     hp = rp = -1
     for step in reversed(steps):
         if step <= 1:
@@ -181,6 +249,20 @@ def _alignment(rows: np.ndarray, hyp: Sequence[int], ref: Sequence[int]
             rerr[rp] = True
             align[rp] = hp
     return align, herr, rerr
+
+
+def _bit_value(states: list[tuple[int, int, int]]):
+    def value(i: int, j: int) -> int:
+        pv, mv, _ = states[i]
+        m = (1 << j) - 1
+        return i + (pv & m).bit_count() - (mv & m).bit_count()
+    return value
+
+
+def _table_value(rows: np.ndarray):
+    def value(i: int, j: int) -> int:
+        return int(rows[i, j + 1])
+    return value
 
 
 def _shifted(hyp: list[int], start: int, length: int, target: int) -> list[int]:
@@ -232,13 +314,19 @@ def _candidates(hyp: list[int], ref: Sequence[int], ref_pos: dict[int, list[int]
 
 
 def ter_edits(hyp: Sequence[int], ref: Sequence[int], limits: Limits = SACREBLEU_LIMITS) -> int:
-    """Shifts + beam edit distance of the shifted ``hyp`` against ``ref`` (token id sequences)."""
+    """Shifts + beam edit distance of the shifted ``hyp`` against ``ref`` (token id sequences).
+
+    Distances come from the bit-parallel unbanded rows whenever they are below the beam floor
+    (:func:`_out_of_beam_floor`), else from the beam table itself.
+    """
     n_h, n_r = len(hyp), len(ref)
     if n_r == 0:
         return n_h
     if n_h == 0:
         return n_r
     scorer = Scorer(ref, n_h, limits.beam_width)
+    floor = _out_of_beam_floor(n_h, n_r, scorer.table.bounds)
+    bits = BitRows(ref)
     ref_pos: dict[int, list[int]] = {}
     for j, tok in enumerate(ref):
         ref_pos.setdefault(tok, []).append(j)
@@ -246,23 +334,53 @@ def ter_edits(hyp: Sequence[int], ref: Sequence[int], limits: Limits = SACREBLEU
     shifts = 0
     budget = limits.max_candidates
     while True:
-        arr = np.asarray(words, dtype=np.int64)
-        rows = scorer.full_table(arr)
-        cost = int(rows[n_h, n_r + 1])
+        states = [bits.row0]
+        bits.run(words, bits.row0, states)
+        cost = states[-1][2]
+        rows = None
+        if cost >= floor:
+            rows = scorer.full_table(np.asarray(words, dtype=np.int64))
+            cost = int(rows[n_h, n_r + 1])
+            value = _table_value(rows)
+        else:
+            value = _bit_value(states)
         if cost == 0:
             return shifts
-        align, herr, rerr = _alignment(rows, words, ref)
+        align, herr, rerr = _alignment(value, words, ref)
         cands, checked = _candidates(words, ref, ref_pos, align, herr, rerr, budget,
-                                      limits.max_shift_size, limits.max_shift_dist)
+                                     limits.max_shift_size, limits.max_shift_dist)
         budget -= checked
         if not cands:
             return shifts + cost
-        matrix = np.array([c[3] for c in cands], dtype=np.int64)
-        diff = matrix != arr[None, :]
-        first = np.where(diff.any(axis=1), diff.argmax(axis=1), n_h)
-        gains = cost - scorer.costs(matrix, first, rows)
+        gains = _gains(cands, words, cost, states, bits, floor, scorer, rows)
         best = max(range(len(cands)), key=lambda c: (gains[c], cands[c][0], -cands[c][1], -cands[c][2]))
         if budget <= 0 or gains[best] <= 0:
             return shifts + cost
         shifts += 1
         words = cands[best][3]
+
+
+def _gains(cands: list[tuple[int, int, int, list[int]]], words: list[int], cost: int,
+           states: list[tuple[int, int, int]], bits: BitRows, floor: int, scorer: Scorer,
+           rows: np.ndarray | None) -> list[int]:
+    """``cost`` minus the beam edit distance of every candidate (bit rows first, beam table if needed)."""
+    out: list[int] = []
+    slow: list[int] = []
+    for c, cand in enumerate(cands):
+        shifted = cand[3]
+        first = min(cand[1], cand[2])        # the words before the shift are unchanged
+        d = bits.run(shifted[first:], states[first])[2]
+        if d >= floor:
+            slow.append(c)
+        out.append(cost - d)
+    if slow:
+        if rows is None:
+            rows = scorer.full_table(np.asarray(words, dtype=np.int64))
+        matrix = np.array([cands[c][3] for c in slow], dtype=np.int64)
+        current = np.asarray(words, dtype=np.int64)
+        diff = matrix != current[None, :]
+        first = np.where(diff.any(axis=1), diff.argmax(axis=1), len(words))
+        exact = scorer.costs(matrix, first, rows)
+        for c, d in zip(slow, exact.tolist()):
+            out[c] = cost - d
+    return out
