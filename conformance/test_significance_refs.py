@@ -124,7 +124,7 @@ WMT17_README = {   # sacrebleu README (2.x), paired tests of LIUM-NMT against on
 }
 
 
-@pytest.mark.parametrize("test", ["bs", "ar"])
+@pytest.mark.parametrize("test", ["bs", pytest.param("ar", marks=pytest.mark.slow)])
 def test_wmt17_readme_example(require_tool: Any, corpora_dir: Path, test: str) -> None:
     require_tool("sacrebleu", SACREBLEU)
     folder = corpora_dir / "wmt17-ende-sacrebleu"
@@ -137,6 +137,7 @@ def test_wmt17_readme_example(require_tool: Any, corpora_dir: Path, test: str) -
         assert [round(r.p_value, 4) for r in ours.results[name][1:]] == printed
 
 
+@pytest.mark.slow
 def test_wmt17_all_systems_ter(require_tool: Any, corpora_dir: Path) -> None:
     require_tool("sacrebleu", SACREBLEU)
     _metrics(["ter"])
@@ -148,8 +149,10 @@ def test_wmt17_all_systems_ter(require_tool: Any, corpora_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("pair,test,metrics", [
-    ("en-de", "bs", ["bleu", "chrf"]), ("de-en", "ar", ["bleu", "chrf"]), ("zh-en", "bs", ["chrf"]),
-    ("en-de", "ar", ["ter"]),
+    ("en-de", "bs", ["bleu", "chrf"]),
+    pytest.param("de-en", "ar", ["bleu", "chrf"], marks=pytest.mark.slow),
+    pytest.param("zh-en", "bs", ["chrf"], marks=pytest.mark.slow),
+    pytest.param("en-de", "ar", ["ter"], marks=pytest.mark.slow),
 ])
 def test_wmt22_two_references(require_tool: Any, corpora_dir: Path, pair: str, test: str,
                               metrics: list[str]) -> None:
@@ -163,7 +166,7 @@ def test_wmt22_two_references(require_tool: Any, corpora_dir: Path, pair: str, t
     compare_paired(test, metrics, systems, refs, 1000 if test == "bs" else 2000, 7, text=True)
 
 
-@pytest.mark.parametrize("test", ["bs", "ar"])
+@pytest.mark.parametrize("test", ["bs", pytest.param("ar", marks=pytest.mark.slow)])
 def test_thumb_mscoco_four_references(require_tool: Any, corpora_dir: Path, test: str) -> None:
     require_tool("sacrebleu", SACREBLEU)
     folder = corpora_dir / "thumb-mscoco"
