@@ -1,13 +1,10 @@
 """``assay score coco`` with the toolkit's JSON files, and its errors (no reference tool needed).
 
-The JSON form is :func:`assay.metrics.coco.run_coco_cli` with the options of
-:func:`assay.metrics.coco.add_cli_arguments`; until cli.py routes ``assay score coco
---annotations … --results …`` to it, the tests drive it through an equivalent parser. Line-aligned
-files already work through ``assay score cider|coco -i HYP -r REF…``.
+``assay score coco --annotations A.json --results R.json`` reads the toolkit's JSON; line-aligned
+files work through ``assay score cider|coco -i HYP -r REF…``.
 """
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 from typing import Any
@@ -16,8 +13,6 @@ import pytest
 
 import assay
 from assay.cli import main as assay_main
-from assay.errors import AssayError
-from assay.metrics.coco import add_cli_arguments, run_coco_cli
 
 ANN = {"annotations": [{"image_id": 1, "caption": "a dog runs on the grass"},
                        {"image_id": 1, "caption": "a brown dog running in a field"},
@@ -29,14 +24,7 @@ RES = [{"image_id": 1, "caption": "a dog running on grass"}, {"image_id": 2, "ca
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="assay score coco")
-    add_cli_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        code = run_coco_cli(args)
-    except AssayError as exc:   # what cli.main does with every AssayError
-        print(f"assay: error: {exc}", file=__import__("sys").stderr)
-        code = exc.exit_code
+    code = assay_main(["score", "coco", *argv])
     out = capsys.readouterr()
     return code, out.out, out.err
 

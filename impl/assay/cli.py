@@ -2,6 +2,7 @@
 
     assay score METRIC -i HYP -r REF [REF …] [--profile NAME] [--set KNOB=VALUE …]
                 [--sentence] [--format text|json] [--width N]
+    assay score coco --annotations A.json --results R.json [--subset] [--per-image] […]
     assay significance METRIC[,METRIC…] -i BASELINE [SYSTEM …] -r REF [REF …]
                 (--paired-bs | --paired-ar | --confidence) [--n-samples N] [--seed S]
                 [--profile NAME] [--set KNOB=VALUE …] [--format text|json] [--width N]
@@ -33,14 +34,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     sc = sub.add_parser("score", help="score a system output against references")
     sc.add_argument("metric", help=f"metric family: {', '.join(METRIC_NAMES)}")
-    sc.add_argument("-i", "--input", required=True, help="hypothesis file, one segment per line ('-' = stdin)")
-    sc.add_argument("-r", "--refs", required=True, nargs="+", help="reference files, each aligned with the input")
+    sc.add_argument("-i", "--input", help="hypothesis file, one segment per line ('-' = stdin)")
+    sc.add_argument("-r", "--refs", nargs="+", help="reference files, each aligned with the input")
     sc.add_argument("-p", "--profile", help="profile name (see `assay profiles METRIC`)")
     sc.add_argument("--set", dest="knobs", action="append", default=[], metavar="KNOB=VALUE",
                     help="override a knob (repeatable; see `assay knobs METRIC`)")
     sc.add_argument("--sentence", action="store_true", help="one score per segment (the tool's sentence-level defaults)")
     sc.add_argument("-f", "--format", choices=("text", "json"), default="text")
     sc.add_argument("-w", "--width", type=int, help="decimals in text output (default: the tool's own)")
+    coco = sc.add_argument_group("COCO caption-toolkit JSON input (metric coco, instead of -i/-r)")
+    coco.add_argument("--annotations", help="annotations JSON (COCO format, or {image_id: [captions]})")
+    coco.add_argument("--results", help="results JSON ([{image_id, caption}] or {image_id: caption})")
+    coco.add_argument("--subset", action="store_true", help="score only the images that have a result "
+                      "(pycocoevalcap's behaviour) instead of failing on annotated images without one")
+    coco.add_argument("--per-image", dest="per_image", action="store_true",
+                      help="also print each image's scores (COCOEvalCap.evalImgs)")
 
     add_significance_parser(sub)
 
@@ -63,6 +71,13 @@ def parse_knob_settings(items: Sequence[str]) -> dict[str, Any]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    if args.annotations or args.results:
+        if args.metric.lower() != "coco" or not (args.annotations and args.results) or args.input or args.refs:
+            raise KnobError("--annotations/--results go together, with metric coco and without -i/-r")
+        from .metrics.coco import run_coco_cli
+        return run_coco_cli(args)
+    if not args.input or not args.refs:
+        raise KnobError("score needs -i HYP and -r REF [REF ...] (or, for coco, --annotations and --results)")
     knobs = parse_knob_settings(args.knobs)
     level = "sentence" if args.sentence else "corpus"
     config, _ = api.make_config(args.metric, args.profile, level, **knobs)

@@ -267,21 +267,6 @@ register(Profile(
 
 
 # ----------------------------------------------------------------------------- command line
-def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``assay score coco`` with JSON input (for the lead to wire into cli.py)."""
-    parser.add_argument("--annotations", required=True, help="COCO annotations JSON (or {image_id: [captions]})")
-    parser.add_argument("--results", required=True, help="results JSON ([{image_id, caption}] or {image_id: caption})")
-    parser.add_argument("--subset", action="store_true",
-                        help="score only the images in the results (pycocoevalcap's behaviour) instead of "
-                             "failing when some annotated image has no result")
-    parser.add_argument("-p", "--profile", help="coco profile (pycocoevalcap, pretokenized)")
-    parser.add_argument("--set", dest="knobs", action="append", default=[], metavar="KNOB=VALUE")
-    parser.add_argument("--per-image", dest="per_image", action="store_true",
-                        help="also print each image's scores (COCOEvalCap.evalImgs)")
-    parser.add_argument("-f", "--format", choices=("text", "json"), default="text")
-    parser.add_argument("-w", "--width", type=int, help="decimals in text output (default 3, as COCOEvalCap)")
-
-
 def run_coco_cli(args: argparse.Namespace) -> int:
     """``assay score coco --annotations A.json --results R.json [--subset] [--per-image] [-f json]``."""
     from ..api import score, sentence_scores
