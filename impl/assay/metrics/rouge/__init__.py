@@ -31,8 +31,8 @@ from ..base import MetricFamily, Refs, Segments
 from . import combine
 from .lcs import match_masks
 from .text import SENTENCE_SPLITS, STEMMERS, STOPWORDS, TOKENIZERS
-from .measures import (clipped_hits, flat, lcs_counts, ngram_counts, skip_bigram_counts, union_lcs_hits,
-                       wlcs_counts, wlcs_ref_sum)
+from .measures import (PairBatch, clipped_hits, flat, lcs_counts, ngram_counts, skip_bigram_counts,
+                       union_lcs_hits, wlcs_counts, wlcs_ref_sum)
 
 TYPE_RE = re.compile(r"^rouge(?:(?P<n>[1-9][0-9]*)|(?P<l>Lsum|L)|(?P<w>W)|(?P<s>SU|S)(?P<gap>[0-9]+|\*))$")
 
@@ -269,6 +269,10 @@ class _Doc:
 
 # ----------------------------------------------------------------------------- the family
 COUNT_FIELDS = ("hits", "ref", "peer")
+# From this many (hypothesis, reference) pairs on, the counts come from the vectorised PairBatch
+# (numpy over all pairs at once); below it the per-pair functions are faster. Both give the same
+# numbers (golden cases of 10+ documents run the batch, smaller ones the per-pair code).
+BATCH_MIN_PAIRS = 8
 SCORE_FIELDS = ("p", "r", "f")
 
 
@@ -299,32 +303,68 @@ class Rouge(MetricFamily):
         su = config.su_last_unigram
         rounding = config.f_from_rounded_pr
         alpha = config.alpha
-        rows = np.zeros((len(hyps), 1 + 6 * len(specs)), dtype=np.float64)
-        ref_cache: dict[str, _Doc] = {}
+        # tokenise every distinct text once (hypotheses and references share the cache)
+        doc_ids: dict[str, int] = {}
+        docs: list[_Doc] = []
+
+        def doc_id(raw: str) -> int:
+            got = doc_ids.get(raw)
+            if got is None:
+                got = doc_ids[raw] = len(docs)
+                docs.append(corpus.document(raw))
+            return got
+
+        pair_h: list[int] = []
+        pair_r: list[int] = []
+        n_refs: list[int] = []
         for i, raw in enumerate(hyps):
-            hyp = corpus.document(raw)
+            h = doc_id(raw)
             present = [stream[i] for stream in refs if stream[i] is not None]
             if not present:
                 raise InputError(f"document {i + 1} has no reference")
-            ref_docs = []
-            for r in present:
-                doc = ref_cache.get(r)
-                if doc is None:
-                    doc = ref_cache[r] = corpus.document(r)
-                ref_docs.append(doc)
+            ids = [doc_id(r) for r in present]
             if config.empty_document == "error":
-                _check_empty(i, hyp, ref_docs)
-            row = rows[i]
-            row[0] = 1.0
-            for t_index, (_, (kind, arg)) in enumerate(specs):
-                per_ref = [_counts(kind, arg, hyp, ref, weight, su) for ref in ref_docs]
-                w = weight if kind == "W" else None
+                _check_empty(i, docs[h], [docs[k] for k in ids])
+            pair_h += [h] * len(ids)
+            pair_r += ids
+            n_refs.append(len(ids))
+        rows = np.zeros((len(hyps), 1 + 6 * len(specs)), dtype=np.float64)
+        rows[:, 0] = 1.0
+        if not len(hyps):
+            return SegmentStats(self.columns(config), rows)
+        ph = np.array(pair_h, dtype=np.int64)
+        pr = np.array(pair_r, dtype=np.int64)
+        batch = PairBatch([d.flat for d in docs], [_lcs_side(d) for d in docs], ph, pr, len(corpus.vocab)) \
+            if len(pair_h) >= BATCH_MIN_PAIRS else None
+        n_refs_arr = np.array(n_refs, dtype=np.int64)
+        single = bool((n_refs_arr == 1).all())
+        first_pair = np.concatenate([[0], np.cumsum(n_refs_arr)])[:-1]
+        for t_index, (_, (kind, arg)) in enumerate(specs):
+            if batch is not None:
+                hits, ref_count, peer_count = _batch_counts(batch, kind, arg, docs, ph, pr, weight, su)
+            else:
+                per_pair = np.array([_counts(kind, arg, docs[h], docs[r], weight, su) for h, r in zip(pair_h, pair_r)],
+                                    dtype=np.float64).reshape(-1, 3)
+                hits, ref_count, peer_count = per_pair[:, 0], per_pair[:, 1], per_pair[:, 2]
+            w = weight if kind == "W" else None
+            base = 1 + 6 * t_index
+            if single:
+                rows[:, base] = hits
+                rows[:, base + 1] = ref_count
+                rows[:, base + 2] = peer_count
+                p, r, f = combine.evaluate_arrays(hits, ref_count, peer_count, w, alpha, rounding)
+                rows[:, base + 3], rows[:, base + 4], rows[:, base + 5] = p, r, f
+                continue
+            hl, rl, pl = hits.tolist(), ref_count.tolist(), peer_count.tolist()
+            for i in range(len(hyps)):
+                lo = int(first_pair[i])
+                per_ref = [(hl[k], rl[k], pl[k]) for k in range(lo, lo + n_refs[i])]
                 keys = None
                 if w is not None and config.multi_ref == "best-recall" and len(per_ref) > 1:
-                    keys = [c[0] / wlcs_ref_sum(_lcs_side(ref), w) if c[1] > 0 else 0.0
-                            for c, ref in zip(per_ref, ref_docs)]
+                    keys = [c[0] / wlcs_ref_sum(_lcs_side(docs[pair_r[k]]), w) if c[1] > 0 else 0.0
+                            for k, c in zip(range(lo, lo + n_refs[i]), per_ref)]
                 counts, prf = combine.combine_refs(per_ref, config.multi_ref, w, alpha, rounding, keys)
-                base = 1 + 6 * t_index
+                row = rows[i]
                 row[base:base + 3] = counts
                 row[base + 3:base + 6] = prf
         return SegmentStats(self.columns(config), rows)
@@ -334,11 +374,23 @@ class Rouge(MetricFamily):
         if len(stats) == 0:
             raise InputError("no documents to score")
         components: dict[str, Any] = {}
+        boot = None
+        if config.aggregate == "perl-bootstrap" and config.averaging != "token":
+            # one bootstrap over every type's R, P, F columns (the columns are independent, so
+            # this equals one call per type; the resampling loop runs once)
+            from .bootstrap import perl_bootstrap, perl_eval_order
+            order = perl_eval_order(len(stats))
+            cols = [c for t_index in range(len(config.types)) for c in (1 + 6 * t_index + 4, 1 + 6 * t_index + 3,
+                                                                         1 + 6 * t_index + 5)]
+            boot = perl_bootstrap(stats.rows[order][:, cols], config.bootstrap_samples, config.confidence)
         for t_index, t in enumerate(config.types):
             base = 1 + 6 * t_index
             counts = stats.rows[:, base:base + 3]
             prf = stats.rows[:, base + 3:base + 6]
-            components[t] = _aggregate(t, counts, prf, config)
+            if boot is not None:
+                components[t] = _perl_components(*(x[3 * t_index:3 * t_index + 3] for x in boot))
+            else:
+                components[t] = _aggregate(t, counts, prf, config)
         first = components[config.types[0]]["f"]
         return float(first), components
 
@@ -385,6 +437,26 @@ def _check_empty(i: int, hyp: _Doc, refs: Sequence[_Doc]) -> None:
             raise InputError(f"document {i + 1}: reference {k + 1} has no tokens (empty_document=error)")
 
 
+def _batch_counts(batch: PairBatch, kind: str, arg: Any, docs: Sequence[_Doc], ph: np.ndarray, pr: np.ndarray,
+                  weight: float, su: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(hits, ref_count, peer_count) arrays of one measure for every (hypothesis, reference) pair
+    (the same numbers as :func:`_counts`, computed for all pairs at once)."""
+    if kind == "n":
+        out = batch.ngrams(arg)
+    elif kind in ("S", "SU"):
+        out = batch.skip_bigrams(arg, su if kind == "SU" else None)
+    elif kind == "L":
+        out = batch.lcs()
+    elif kind == "Lsum":
+        out = batch.union_lcs()
+    else:
+        hits = batch.union_wlcs(weight)
+        ref_norm = np.array([wlcs_ref_sum(_lcs_side(d), weight) ** weight for d in docs])
+        peer_norm = np.array([float(len(d.flat)) ** weight for d in docs])
+        out = (hits, ref_norm[pr], peer_norm[ph])
+    return tuple(np.asarray(x, dtype=np.float64) for x in out)  # type: ignore[return-value]
+
+
 def _counts(kind: str, arg: Any, hyp: _Doc, ref: _Doc, weight: float, su: str) -> tuple[float, float, float]:
     """(hits, ref_count, peer_count) of one measure for one reference."""
     if kind == "n":
@@ -420,10 +492,7 @@ def _aggregate(t: str, counts: np.ndarray, prf: np.ndarray, config: Config) -> d
                                                    config.bootstrap_samples, config.confidence, config.alpha)
         else:  # perl order of values: R, P, F
             avg, low, high = perl_bootstrap(prf[order][:, [1, 0, 2]], config.bootstrap_samples, config.confidence)
-        r5 = combine.round5   # the numbers the script prints (%7.5f)
-        r, p, f = (r5(x) for x in avg.tolist())
-        return {"p": p, "r": r, "f": f, "p_low": r5(low[1]), "p_high": r5(high[1]),
-                "r_low": r5(low[0]), "r_high": r5(high[0]), "f_low": r5(low[2]), "f_high": r5(high[2])}
+        return _perl_components(avg, low, high)
     if averaging == "token":
         # pooled ratios; ROUGE-W too: ROUGE-1.5.5 -t 1 divides its weighted counts without f^-1
         tot = counts.sum(axis=0)
@@ -435,6 +504,14 @@ def _aggregate(t: str, counts: np.ndarray, prf: np.ndarray, config: Config) -> d
     if averaging == "pr-mean":
         return {"p": p, "r": r, "f": combine.f_measure(p, r, config.alpha)}
     return {"p": p, "r": r, "f": float(np.sum(prf[:, 2]) / n)}
+
+
+def _perl_components(avg: np.ndarray, low: np.ndarray, high: np.ndarray) -> dict[str, Any]:
+    """ROUGE-1.5.5's printed Average and bounds (each ``[R, P, F]``) as components."""
+    r5 = combine.round5   # the numbers the script prints (%7.5f)
+    r, p, f = (r5(x) for x in avg.tolist())
+    return {"p": p, "r": r, "f": f, "p_low": r5(low[1]), "p_high": r5(high[1]),
+            "r_low": r5(low[0]), "r_high": r5(high[0]), "f_low": r5(low[2]), "f_high": r5(high[2])}
 
 
 def _num(x: float) -> float | int:

@@ -63,6 +63,31 @@ def evaluate(counts: Counts, weight: float | None, alpha: float, rounding: int |
     return p, r, f_measure(p, r, alpha)
 
 
+def round5_array(x: np.ndarray) -> np.ndarray:
+    """:func:`round5` of every element (Python's correctly rounded ``%.5f``; ``np.round`` differs)."""
+    return np.array([float(f"{v:.5f}") for v in np.asarray(x, dtype=np.float64).tolist()], dtype=np.float64)
+
+
+def evaluate_arrays(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, weight: float | None, alpha: float,
+                    rounding: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`evaluate` of many evaluations, element for element the same floats: the same IEEE
+    divisions and products in the same order; the root of ROUGE-W and the rounding go through
+    Python's own ``**`` and formatting (numpy's vectorised ``power`` may differ in the last bit)."""
+    hits, ref, peer = (np.asarray(a, dtype=np.float64) for a in (hits, ref, peer))
+    p = np.divide(hits, peer, out=np.zeros_like(hits), where=peer > 0)
+    r = np.divide(hits, ref, out=np.zeros_like(hits), where=ref > 0)
+    if weight is not None:
+        e = 1.0 / weight
+        p = np.array([x ** e if x > 0 else 0.0 for x in p.tolist()], dtype=np.float64)
+        r = np.array([x ** e if x > 0 else 0.0 for x in r.tolist()], dtype=np.float64)
+    if rounding is not None:
+        p, r = round5_array(p), round5_array(r)
+        den = (1.0 - alpha) * p + alpha * r
+        f = np.divide(p * r, den, out=np.zeros_like(den), where=den > 0)
+        return p, r, round5_array(f)
+    return p, r, f_array(p, r, alpha)
+
+
 def combine_refs(per_ref: Sequence[Counts], rule: str, weight: float | None, alpha: float,
                  rounding: int | None, recall_keys: Sequence[float] | None = None
                  ) -> tuple[Counts, tuple[float, float, float]]:

@@ -18,11 +18,19 @@ each step is a bit test, and a run of reference moves is one ``bit_length``.
 
 ROUGE-W's weighted LCS (Lin 2004, f(k) = k ** weight) is a plain dynamic programme
 (:func:`wlcs_positions`).
+
+Batched forms (numpy, for a whole corpus at once, bit-identical results): the bit-parallel rows
+of many pairs in 64-bit words with carries across words (:func:`batch_lcs_lengths`,
+:func:`batch_lcs_positions`: the same backtrack, run on all pairs row by row), and the weighted
+programme filled one anti-diagonal at a time over all pairs of similar size
+(:func:`batch_wlcs_positions`).
 """
 from __future__ import annotations
 
 from itertools import accumulate
 from typing import Sequence
+
+import numpy as np
 
 
 def match_masks(ref: Sequence[int]) -> dict[int, int]:
@@ -213,3 +221,291 @@ def wlcs_positions(ref: Sequence[int], hyp: Sequence[int], weight: float) -> lis
             j -= 1
     out.reverse()
     return out
+
+
+# ============================================================================= batched (numpy)
+# The functions below compute the same quantities for many (reference, hypothesis) sequence
+# pairs at once, vectorised over the pairs; values are bit-identical to the per-pair functions
+# above (integer bit operations; the weighted DP uses the same float64 additions and ties).
+_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+_U1 = np.uint64(1)
+_BYTE_POP = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+
+
+def popcount(x: np.ndarray) -> np.ndarray:
+    """Set bits of each uint64 (summed over a trailing words axis when ``x`` is 2-D)."""
+    x = np.ascontiguousarray(x, dtype=np.uint64)
+    if hasattr(np, "bitwise_count"):
+        counts = np.bitwise_count(x).astype(np.int64)
+    else:  # numpy < 2.0
+        counts = _BYTE_POP[x.view(np.uint8)].reshape(x.shape + (8,)).sum(axis=-1)
+    return counts.sum(axis=-1) if counts.ndim == 2 else counts
+
+
+def bit_length(x: np.ndarray) -> np.ndarray:
+    """``int.bit_length`` of each uint64 (``x`` > 0; 0 gives 1), as int64.
+
+    float64 conversion rounds ``x`` to nearest, which can round up into the next binade
+    (``2**k - 1`` with k > 53 becomes ``2**k``): one shift test corrects that.
+    """
+    x = x | _U1
+    e = np.frexp(x.astype(np.float64))[1].astype(np.int64)
+    np.minimum(e, 64, out=e)
+    e -= ((x >> (e - 1).astype(np.uint64)) == 0)
+    return e
+
+
+def low_bits(q: np.ndarray, words: int) -> np.ndarray:
+    """(len(q), words) uint64 masks with bits ``0 .. q-1`` set (0 <= q <= 64 * words)."""
+    q = np.asarray(q, dtype=np.int64)
+    out = np.empty((len(q), words), dtype=np.uint64)
+    for w in range(words):
+        b = np.clip(q - 64 * w, 0, 64)
+        full = b >= 64
+        part = (_U1 << np.minimum(b, 63).astype(np.uint64)) - _U1
+        out[:, w] = np.where(full, _ONES, part)
+    return out
+
+
+class StepMajor:
+    """Per-pair sequences of match masks laid out step by step (the bit-parallel rows).
+
+    Pairs are ranked by hypothesis length, longest first; the masks of step ``j`` (the j-th
+    hypothesis token) of the ``counts[j]`` pairs still running are ``masks[offsets[j]:
+    offsets[j] + counts[j]]``, in rank order. ``order[k]`` is the pair of rank k.
+    """
+
+    def __init__(self, pair_masks: np.ndarray, hyp_len: np.ndarray):
+        """``pair_masks``: (sum(hyp_len), words) uint64, pair-major (pair 0's tokens first)."""
+        hyp_len = np.asarray(hyp_len, dtype=np.int64)
+        n_pairs = len(hyp_len)
+        self.order = np.argsort(-hyp_len, kind="stable")
+        lens = hyp_len[self.order]
+        self.lens = lens
+        steps = int(lens[0]) if n_pairs else 0
+        # counts[j] = #pairs with length > j (lens descending)
+        self.counts = np.searchsorted(-lens, -np.arange(steps), side="left").astype(np.int64)
+        self.offsets = np.concatenate([[0], np.cumsum(self.counts)])[:-1].astype(np.int64)
+        # destination of each pair-major element: offsets[j] + rank
+        start = np.concatenate([[0], np.cumsum(hyp_len)])[:-1]
+        rank = np.empty(n_pairs, dtype=np.int64)
+        rank[self.order] = np.arange(n_pairs)
+        total = int(hyp_len.sum())
+        owner = np.repeat(np.arange(n_pairs), hyp_len)
+        j = np.arange(total) - start[owner]
+        dest = self.offsets[j] + rank[owner] if total else np.zeros(0, dtype=np.int64)
+        self.masks = np.empty_like(pair_masks)
+        self.masks[dest] = pair_masks
+        self.steps = steps
+
+
+def _advance(v: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Hyyro's row update ``(V + U) | (V - U)`` (U subset of V, so V - U = V ^ U) on multiword rows."""
+    if v.shape[1] == 1:
+        return (v + u) | (v ^ u)
+    out = np.empty_like(v)
+    carry = np.zeros(len(v), dtype=np.uint64)
+    for w in range(v.shape[1]):
+        a, b = v[:, w], u[:, w]
+        s = a + b
+        c1 = s < a
+        s2 = s + carry
+        c2 = s2 < s
+        carry = (c1 | c2).astype(np.uint64)
+        out[:, w] = s2 | (a ^ b)
+    return out
+
+
+def batch_rows(sm: StepMajor, words: int, keep: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """Run the bit-parallel LCS rows; returns V of every pair after its last token (rank order)
+    and, when ``keep``, V after every step (laid out like ``sm.masks``).
+
+    V starts as all ones in every word; bits above a reference's length only ever receive
+    carries, which move upward, so they never disturb the reference's own bits.
+    """
+    n_pairs = len(sm.order)
+    v = np.full((n_pairs, words), _ONES, dtype=np.uint64)
+    rows = np.empty((len(sm.masks), words), dtype=np.uint64) if keep else None
+    for j in range(sm.steps):
+        c, o = int(sm.counts[j]), int(sm.offsets[j])
+        vc = v[:c]
+        u = vc & sm.masks[o:o + c]
+        vc = _advance(vc, u)
+        v[:c] = vc
+        if rows is not None:
+            rows[o:o + c] = vc
+    return v, rows
+
+
+def batch_lcs_lengths(pair_masks: np.ndarray, hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
+    """LCS lengths of many pairs (:func:`lcs_length`); ``pair_masks`` as in :class:`StepMajor`."""
+    n_pairs = len(hyp_len)
+    if n_pairs == 0:
+        return np.zeros(0, dtype=np.int64)
+    words = pair_masks.shape[1]
+    sm = StepMajor(pair_masks, hyp_len)
+    v, _ = batch_rows(sm, words, keep=False)
+    low = low_bits(np.asarray(ref_len, dtype=np.int64)[sm.order], words)
+    out = np.empty(n_pairs, dtype=np.int64)
+    out[sm.order] = popcount(~v & low)
+    return out
+
+
+def batch_lcs_positions(pair_masks: np.ndarray, hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
+    """The LCS reference positions of many pairs, as (n_pairs, words) uint64 bit masks
+    (:func:`lcs_ref_positions`: the tools' backtrack, ties toward the reference index).
+
+    Backward over the rows j = n .. 1 with ``below`` = the positions under the walk's i: the
+    walk stops at the highest position p in ``below`` that matches ``hyp[j-1]`` (diagonal: p is
+    chosen, below = positions < p) or is an increment of row j (the walk moves along the
+    hypothesis: below = positions <= p); nothing there ends the walk.
+    """
+    n_pairs = len(hyp_len)
+    words = pair_masks.shape[1]
+    if n_pairs == 0:
+        return np.zeros((0, words), dtype=np.uint64)
+    sm = StepMajor(pair_masks, hyp_len)
+    _, rows = batch_rows(sm, words, keep=True)
+    assert rows is not None
+    below = low_bits(np.asarray(ref_len, dtype=np.int64)[sm.order], words)
+    chosen = np.zeros((n_pairs, words), dtype=np.uint64)
+    for j in range(sm.steps - 1, -1, -1):
+        c, o = int(sm.counts[j]), int(sm.offsets[j])
+        match = sm.masks[o:o + c]
+        stop = (match | ~rows[o:o + c]) & below[:c]
+        # highest set bit of stop over the words
+        top = np.full(c, -1, dtype=np.int64)
+        for w in range(words):
+            sw = stop[:, w]
+            nz = sw != 0
+            top = np.where(nz, 64 * w + bit_length(sw) - 1, top)
+        alive = top >= 0
+        tp = np.maximum(top, 0)
+        wi = tp >> 6
+        bit = _U1 << (tp & 63).astype(np.uint64)
+        mword = np.take_along_axis(match, wi[:, None], axis=1)[:, 0]
+        is_match = alive & ((mword & bit) != 0)
+        if is_match.any():
+            rows_m = np.nonzero(is_match)[0]
+            chosen[rows_m, wi[rows_m]] |= bit[rows_m]
+        q = np.where(alive, tp + (~is_match).astype(np.int64), 0)
+        below[:c] = low_bits(q, words)
+    out = np.empty_like(chosen)
+    out[sm.order] = chosen
+    return out
+
+
+_EDGES = (8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+
+
+def _edge(x: int) -> int:
+    for e in _EDGES:
+        if x <= e:
+            return e
+    return int(x)
+
+
+def batch_wlcs_positions(ref_tokens: np.ndarray, ref_start: np.ndarray, ref_len: np.ndarray,
+                         hyp_tokens: np.ndarray, hyp_start: np.ndarray, hyp_len: np.ndarray,
+                         weight: float, max_cells: int = 1 << 24) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`wlcs_positions` of many pairs: pair k is ``ref_tokens[ref_start[k]:][:ref_len[k]]``
+    against ``hyp_tokens[hyp_start[k]:][:hyp_len[k]]`` (token ids >= 0, lengths >= 1).
+
+    Returns ``(pair, position)`` arrays of the chosen reference positions, sorted by pair, then
+    position. Pairs are grouped by padded size; the table is filled one anti-diagonal at a time
+    (its cells depend on the two previous diagonals only), vectorised over the pairs and the
+    diagonal; the float64 sums ``C[i-1][j-1] + gain[k]`` and the ``>=`` ties are those of the
+    per-pair programme, and only the backtrack's decision ``C[i-1][j] >= C[i][j-1]`` is kept.
+    """
+    ref_len = np.asarray(ref_len, dtype=np.int64)
+    hyp_len = np.asarray(hyp_len, dtype=np.int64)
+    n_pairs = len(ref_len)
+    out_pair: list[np.ndarray] = []
+    out_pos: list[np.ndarray] = []
+    if n_pairs == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    limit = int(min(ref_len.max(), hyp_len.max())) + 2
+    gain = np.array([(k + 1) ** weight - k ** weight for k in range(limit)], dtype=np.float64)
+    mb = np.array([_edge(int(x)) for x in range(int(ref_len.max()) + 1)], dtype=np.int64)[ref_len]
+    nb = np.array([_edge(int(x)) for x in range(int(hyp_len.max()) + 1)], dtype=np.int64)[hyp_len]
+    bucket = mb * (int(nb.max()) + 1) + nb
+    order = np.argsort(bucket, kind="stable")
+    bounds = np.flatnonzero(np.diff(bucket[order])) + 1
+    for group in np.split(order, bounds):
+        m_pad, n_pad = int(mb[group[0]]), int(nb[group[0]])
+        chunk = max(1, max_cells // ((m_pad + n_pad + 1) * (m_pad + 1)))
+        for s in range(0, len(group), chunk):
+            idx = group[s:s + chunk]
+            pairs, pos = _wlcs_block(ref_tokens, ref_start[idx], ref_len[idx], hyp_tokens, hyp_start[idx],
+                                     hyp_len[idx], m_pad, n_pad, gain)
+            out_pair.append(idx[pairs])
+            out_pos.append(pos)
+    pair = np.concatenate(out_pair)
+    pos = np.concatenate(out_pos)
+    key = np.lexsort((pos, pair))
+    return pair[key], pos[key]
+
+
+def _padded(tokens: np.ndarray, start: np.ndarray, length: np.ndarray, width: int, fill: int) -> np.ndarray:
+    """(width, n_pairs): column k holds pair k's tokens, then ``fill``."""
+    rows = np.arange(width)[:, None]
+    valid = rows < length[None, :]
+    idx = np.where(valid, start[None, :] + rows, 0)
+    return np.where(valid, tokens[idx], fill)
+
+
+def _wlcs_block(ref_tokens: np.ndarray, ref_start: np.ndarray, ref_len: np.ndarray, hyp_tokens: np.ndarray,
+                hyp_start: np.ndarray, hyp_len: np.ndarray, m_pad: int, n_pad: int,
+                gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One block of pairs padded to m_pad x n_pad: (pair within block, position) of the choices.
+
+    Arrays are (position, pair) so that every step works on contiguous runs of pairs.
+    """
+    n = len(ref_len)
+    ref = _padded(ref_tokens, ref_start, ref_len, m_pad, -1)            # (m_pad, n)
+    hyp_rev = _padded(hyp_tokens, hyp_start, hyp_len, n_pad, -2)[::-1]  # row r: hyp[n_pad - 1 - r]
+    hyp_rev = np.ascontiguousarray(hyp_rev)
+    # skewed storage: cell (i, j) at diagonal d = i + j, row i; three rolling diagonals. A
+    # diagonal's buffer is only ever written at rows i < d, so the boundary cells C[0][*]
+    # (row 0) and C[d][0] (row d) stay 0 without clearing.
+    cs = [np.zeros((m_pad + 1, n)) for _ in range(3)]
+    ks = [np.zeros((m_pad + 1, n), dtype=np.int64) for _ in range(3)]
+    up_ge = np.zeros((m_pad + n_pad + 1, m_pad + 1, n), dtype=bool)
+    for d in range(2, m_pad + n_pad + 1):
+        i0, i1 = max(1, d - n_pad), min(m_pad, d - 1)
+        c0, c1, c2 = cs[d % 3], cs[(d - 1) % 3], cs[(d - 2) % 3]
+        k0, k2 = ks[d % 3], ks[(d - 2) % 3]
+        up = c1[i0 - 1:i1]          # C[i-1][j]
+        left = c1[i0:i1 + 1]        # C[i][j-1]
+        val = c0[i0:i1 + 1]
+        np.greater_equal(up, left, out=up_ge[d, i0:i1 + 1])
+        np.maximum(up, left, out=val)
+        kv = k0[i0:i1 + 1]
+        kv.fill(0)
+        hit = np.flatnonzero(ref[i0 - 1:i1] == hyp_rev[n_pad - d + i0:n_pad - d + i1 + 1])
+        if len(hit):
+            run = k2[i0 - 1:i1].reshape(-1)[hit]   # the run of matches ending at (i-1, j-1)
+            val.reshape(-1)[hit] = c2[i0 - 1:i1].reshape(-1)[hit] + gain[run]
+            kv.reshape(-1)[hit] = run + 1
+    # backtrack: match -> diagonal; else up when C[i-1][j] >= C[i][j-1]
+    hyp = hyp_rev[::-1]
+    i = ref_len.copy()
+    j = hyp_len.copy()
+    live = np.arange(n)
+    pairs: list[np.ndarray] = []
+    positions: list[np.ndarray] = []
+    while len(live):
+        ii, jj = i[live], j[live]
+        is_match = ref[ii - 1, live] == hyp[jj - 1, live]
+        if is_match.any():
+            pairs.append(live[is_match])
+            positions.append(ii[is_match] - 1)
+        go_up = is_match | up_ge[ii + jj, ii, live]
+        go_left = is_match | ~go_up
+        ii = ii - go_up
+        jj = jj - go_left
+        i[live], j[live] = ii, jj
+        live = live[(ii > 0) & (jj > 0)]
+    if not pairs:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(pairs), np.concatenate(positions)

@@ -16,14 +16,21 @@ shared/research/rouge_meteor_cider.md §1-2):
 - ROUGE-S<g>: skip-bigrams (i < j, at most g tokens between them, g = None: any) of the whole
   sequence; ROUGE-SU adds unigrams. ROUGE-1.5.5 adds the unigram of positions 0..n-2 only
   (``su_last_unigram="skip"``: the last token is never counted, a 1-token text has no units).
+
+:class:`PairBatch` computes the same counts for every pair of a corpus at once (numpy): n-grams
+and skip-bigrams as integer keys counted per document and clipped per pair by sorted lookup;
+the LCS measures over all (reference sentence, hypothesis sentence) pairs sharing a token.
 """
 from __future__ import annotations
 
 from collections import Counter
 from itertools import compress
-from typing import Sequence
+from typing import Any, Sequence
 
-from .lcs import lcs_length, match_masks, positions_from_masks, wlcs_positions
+import numpy as np
+
+from .lcs import (batch_lcs_lengths, batch_lcs_positions, batch_wlcs_positions, lcs_length, match_masks,
+                  positions_from_masks, wlcs_positions)
 
 Doc = Sequence[Sequence[int]]
 
@@ -161,3 +168,350 @@ def wlcs_counts(hyp_sents: Doc, ref_sents: Doc, hyp_counts: Counter, ref_counts:
 def wlcs_ref_sum(ref_sents: Doc, weight: float) -> float:
     """sum_i f(|ref_i|): ROUGE-W's reference length before its second f."""
     return sum(len(s) ** weight for s in ref_sents)
+
+
+# ============================================================================= batched (numpy)
+class Store:
+    """Token sequences of many documents, each a list of segments (sentences, or one flat sequence).
+
+    ``tokens`` concatenates every segment; segment s is ``tokens[start[s]:start[s] + length[s]]``;
+    document d owns segments ``first[d] .. first[d] + count[d] - 1`` (contiguous, in order).
+    """
+
+    def __init__(self, docs: Sequence[Doc]):
+        lengths = [len(s) for d in docs for s in d]
+        self.count = np.array([len(d) for d in docs], dtype=np.int64)
+        self.first = np.concatenate([[0], np.cumsum(self.count)])[:-1].astype(np.int64)
+        self.length = np.array(lengths, dtype=np.int64)
+        self.start = np.concatenate([[0], np.cumsum(self.length)])[:-1].astype(np.int64)
+        self.tokens = np.fromiter((t for d in docs for s in d for t in s), dtype=np.int64,
+                                  count=int(self.length.sum()))
+        self.seg_doc = np.repeat(np.arange(len(docs)), self.count)
+        self.doc_len = np.bincount(self.seg_doc, weights=self.length, minlength=len(docs)).astype(np.int64) \
+            if len(self.length) else np.zeros(len(docs), dtype=np.int64)
+        self.doc_start = np.concatenate([[0], np.cumsum(self.doc_len)])[:-1].astype(np.int64)
+        self.tok_doc = np.repeat(np.arange(len(docs)), self.doc_len)
+
+
+def _ranges(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenated ``arange(lo[k], hi[k])`` and the k of each element."""
+    lens = np.maximum(hi - lo, 0)
+    owner = np.repeat(np.arange(len(lo)), lens)
+    total = int(lens.sum())
+    starts = np.concatenate([[0], np.cumsum(lens)])[:-1]
+    return np.arange(total) - np.repeat(starts - lo, lens), owner
+
+
+def _densify(keys: np.ndarray) -> tuple[np.ndarray, int]:
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64), len(uniq)
+
+
+class ItemTable:
+    """Counts of integer items (n-grams, skip-bigrams) per document: sorted keys ``doc * base + item``."""
+
+    def __init__(self, doc: np.ndarray, item: np.ndarray, base: int, n_docs: int):
+        if base * max(n_docs, 1) >= 1 << 62:
+            item, base = _densify(item)
+        self.base = base
+        self.keys, self.counts = np.unique(doc * base + item, return_counts=True)
+        edges = np.arange(n_docs + 1, dtype=np.int64) * base
+        bounds = np.searchsorted(self.keys, edges)
+        self.lo, self.hi = bounds[:-1], bounds[1:]
+        self.total = np.bincount(doc, minlength=n_docs).astype(np.int64)   # items per document
+
+    def lookup(self, doc: np.ndarray, item: np.ndarray) -> np.ndarray:
+        """Count of ``item`` in ``doc`` (0 when absent)."""
+        q = doc * self.base + item
+        pos = np.minimum(np.searchsorted(self.keys, q), max(len(self.keys) - 1, 0))
+        if not len(self.keys):
+            return np.zeros(len(q), dtype=np.int64)
+        return np.where(self.keys[pos] == q, self.counts[pos], 0)
+
+    def clipped_hits(self, pair_h: np.ndarray, pair_r: np.ndarray) -> np.ndarray:
+        """sum_g min(count_hyp(g), count_ref(g)) per pair (:func:`clipped_hits`)."""
+        entry, owner = _ranges(self.lo[pair_h], self.hi[pair_h])
+        item = self.keys[entry] - pair_h[owner] * self.base
+        ref = self.lookup(pair_r[owner], item)
+        return np.bincount(owner, weights=np.minimum(self.counts[entry], ref), minlength=len(pair_h))
+
+
+class PairBatch:
+    """ROUGE counts of many (hypothesis, reference) document pairs at once, vectorised over pairs.
+
+    ``flat[d]``: document d's token sequence (N, S, L); ``lcs[d]``: the sentences the LCS
+    measures read (Lsum, W); ``pair_h``/``pair_r``: the documents of each pair. Every method
+    returns ``(hits, ref_count, peer_count)`` arrays equal to the per-pair functions above.
+    """
+
+    def __init__(self, flat: Sequence[Sequence[int]], lcs: Sequence[Doc], pair_h: np.ndarray,
+                 pair_r: np.ndarray, vocab_size: int):
+        self.flat = Store([[f] for f in flat])
+        self.lcs_docs = lcs
+        self.pair_h = np.asarray(pair_h, dtype=np.int64)
+        self.pair_r = np.asarray(pair_r, dtype=np.int64)
+        self.n_docs = len(flat)
+        self.vocab = max(int(vocab_size), 1)
+        self._tables: dict[Any, ItemTable] = {}
+        self._lcs_store: Store | None = None
+        self._sent_pairs: Any = None
+
+    # ------------------------------------------------------------------ N and S
+    def _ngram_ids(self, n: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """(doc, gram id, id bound) of every n-gram start (n-grams do not cross documents)."""
+        st = self.flat
+        toks, tok_doc = st.tokens, st.tok_doc
+        ends = (st.doc_start + st.doc_len)[tok_doc]
+        pos = np.arange(len(toks))
+        valid = pos + n - 1 < ends
+        gram = toks.copy()
+        bound = self.vocab
+        for k in range(1, n):
+            nxt = np.zeros(len(toks), dtype=np.int64)
+            ok = pos + k < len(toks)
+            nxt[ok] = toks[pos[ok] + k]
+            if bound * self.vocab >= 1 << 62:
+                gram, bound = _densify(np.where(valid, gram, 0))
+            gram = gram * self.vocab + nxt
+            bound *= self.vocab
+        return tok_doc[valid], gram[valid], bound
+
+    def table(self, key: Any) -> ItemTable:
+        got = self._tables.get(key)
+        if got is None:
+            if key[0] == "n":
+                doc, item, bound = self._ngram_ids(key[1])
+            else:
+                doc, item, bound = self._skip_items(key[1], key[2])
+            got = self._tables[key] = ItemTable(doc, item, bound, self.n_docs)
+        return got
+
+    def ngrams(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        tab = self.table(("n", n))
+        hits = tab.clipped_hits(self.pair_h, self.pair_r)
+        return hits, np.maximum(self.flat.doc_len[self.pair_r] - n + 1, 0), \
+            np.maximum(self.flat.doc_len[self.pair_h] - n + 1, 0)
+
+    def _skip_items(self, gap: int | None, unigrams: str | None) -> tuple[np.ndarray, np.ndarray, int]:
+        """Skip-bigrams as ``a * (V + 1) + b``, unigrams as ``a * (V + 1) + V`` (:func:`skip_bigram_counts`)."""
+        st = self.flat
+        toks, tok_doc = st.tokens, st.tok_doc
+        v1 = self.vocab + 1
+        ends = (st.doc_start + st.doc_len)[tok_doc]
+        pos = np.arange(len(toks))
+        docs: list[np.ndarray] = []
+        items: list[np.ndarray] = []
+        max_len = int(st.doc_len.max()) if len(st.doc_len) else 0
+        span = max_len - 1 if gap is None else min(gap + 1, max_len - 1)
+        for d in range(1, span + 1):
+            ok = np.flatnonzero(pos + d < ends)
+            docs.append(tok_doc[ok])
+            items.append(toks[ok] * v1 + toks[ok + d])
+        if unigrams is not None:
+            ok = np.flatnonzero(pos + 1 < ends) if unigrams == "skip" else pos
+            docs.append(tok_doc[ok])
+            items.append(toks[ok] * v1 + self.vocab)
+        if not docs:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), v1 * v1
+        return np.concatenate(docs), np.concatenate(items), v1 * v1
+
+    def skip_bigrams(self, gap: int | None, unigrams: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        tab = self.table(("s", gap, unigrams))
+        hits = tab.clipped_hits(self.pair_h, self.pair_r)
+        return hits, tab.total[self.pair_r], tab.total[self.pair_h]
+
+    # ------------------------------------------------------------------ LCS
+    def lcs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Plain ROUGE-L of the flat sequences (:func:`lcs_counts`)."""
+        st = self.flat
+        n_pairs = len(self.pair_h)
+        hits = np.zeros(n_pairs, dtype=np.int64)
+        sp = _segment_pairs(st, self.pair_h, self.pair_r, self.vocab)
+        for idx, masks, hyp_len, ref_len in sp.groups():
+            hits[sp.pair[idx]] = batch_lcs_lengths(masks, hyp_len, ref_len)
+        return hits, st.doc_len[self.pair_r], st.doc_len[self.pair_h]
+
+    @property
+    def lcs_store(self) -> Store:
+        if self._lcs_store is None:
+            self._lcs_store = Store(self.lcs_docs)
+        return self._lcs_store
+
+    def sentence_pairs(self) -> "SegmentPairs":
+        if self._sent_pairs is None:
+            self._sent_pairs = _segment_pairs(self.lcs_store, self.pair_h, self.pair_r, self.vocab)
+        return self._sent_pairs
+
+    def union_lcs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """ROUGE-Lsum counts (:func:`union_lcs_hits`): sum_t min(U_t, count_hyp(t), count_ref(t))."""
+        st = self.lcs_store
+        n_pairs = len(self.pair_h)
+        sp = self.sentence_pairs()
+        words = sp.words
+        chosen = np.zeros((len(sp.pair), words), dtype=np.uint64)
+        for idx, masks, hyp_len, ref_len in sp.groups():
+            chosen[idx, :masks.shape[1]] = batch_lcs_positions(masks, hyp_len, ref_len)
+        hits = np.zeros(n_pairs, dtype=np.float64)
+        if len(sp.pair):
+            # union over hypothesis sentences per (pair, reference sentence)
+            key = sp.pair * (int(st.count.max()) + 1) + (sp.ref_seg - st.first[self.pair_r[sp.pair]])
+            order = np.argsort(key, kind="stable")
+            key_s = key[order]
+            starts = np.flatnonzero(np.r_[True, key_s[1:] != key_s[:-1]])
+            union = np.bitwise_or.reduceat(chosen[order], starts, axis=0)
+            g_pair, g_seg = sp.pair[order[starts]], sp.ref_seg[order[starts]]
+            # expand to positions
+            q, owner = _ranges(np.zeros(len(starts), dtype=np.int64), st.length[g_seg])
+            bits = (union[owner, q >> 6] >> (q & 63).astype(np.uint64)) & np.uint64(1)
+            sel = bits.astype(bool)
+            pair_u = g_pair[owner[sel]]
+            tok_u = st.tokens[st.start[g_seg[owner[sel]]] + q[sel]]
+            ukeys, ucounts = np.unique(pair_u * self.vocab + tok_u, return_counts=True)
+            up = ukeys // self.vocab
+            ut = ukeys - up * self.vocab
+            uni = self.table(("n", 1))
+            hc = uni.lookup(self.pair_h[up], ut)
+            rc = uni.lookup(self.pair_r[up], ut)
+            hits = np.bincount(up, weights=np.minimum(np.minimum(ucounts, hc), rc), minlength=n_pairs)
+        ref_count = st.doc_len[self.pair_r]
+        return hits, ref_count, self.flat.doc_len[self.pair_h]
+
+    def union_wlcs(self, weight: float) -> np.ndarray:
+        """ROUGE-W weighted hits per pair (:func:`union_wlcs_hits`), vectorised:
+
+        a union position of token t (in sentence, then position order) is a hit iff fewer than
+        min(count_hyp(t), count_ref(t)) earlier union positions of t exist; a block of
+        consecutive positions ending in a hit adds f(hits since the last addition in the
+        sentence). Additions are summed per pair in the tool's order (bincount adds in order).
+        """
+        st = self.lcs_store
+        n_pairs = len(self.pair_h)
+        sp = self.sentence_pairs()
+        total = np.zeros(n_pairs, dtype=np.float64)
+        if not len(sp.pair):
+            return total
+        hs = st.start[sp.hyp_seg]
+        rs = st.start[sp.ref_seg]
+        which, pos = batch_wlcs_positions(st.tokens, rs, st.length[sp.ref_seg], st.tokens, hs,
+                                          st.length[sp.hyp_seg], weight)
+        if not len(which):
+            return total
+        # union per (pair, reference sentence): unique (pair, segment, position), sorted
+        seg = sp.ref_seg[which]
+        pair = sp.pair[which]
+        max_len = int(st.length.max()) + 1
+        key = np.unique((pair * (len(st.length) + 1) + seg) * max_len + pos)
+        pos = key % max_len
+        ps = key // max_len
+        seg = ps % (len(st.length) + 1)
+        pair = ps // (len(st.length) + 1)
+        tok = st.tokens[st.start[seg] + pos]
+        uni = self.table(("n", 1))
+        limit = np.minimum(uni.lookup(self.pair_h[pair], tok), uni.lookup(self.pair_r[pair], tok))
+        # rank of each position among the union positions of its token in its pair (stable order)
+        tkey = pair * self.vocab + tok
+        order = np.argsort(tkey, kind="stable")
+        tsorted = tkey[order]
+        first = np.r_[True, tsorted[1:] != tsorted[:-1]]
+        run_start = np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order)) - run_start
+        hit = rank < limit
+        # blocks of consecutive positions within a (pair, sentence)
+        nxt_same = np.r_[(ps[1:] == ps[:-1]) & (pos[1:] == pos[:-1] + 1), False]
+        flush = hit & ~nxt_same
+        csum = np.cumsum(hit)
+        new_sent = np.r_[True, ps[1:] != ps[:-1]]
+        base = np.maximum.accumulate(np.where(new_sent, np.arange(len(ps)), 0))
+        before = csum[base] - hit[base]      # hits before the sentence's first position
+        fl = np.flatnonzero(flush)
+        c_at = csum[fl] - before[fl]         # hits in the sentence up to each flush
+        prev = np.r_[0, c_at[:-1]]
+        same = np.r_[False, ps[fl[1:]] == ps[fl[:-1]]]
+        cnt = c_at - np.where(same, prev, 0)
+        f = np.array([k ** weight for k in range(int(cnt.max()) + 1)] if len(cnt) else [0.0])
+        return np.bincount(pair[fl], weights=f[cnt], minlength=n_pairs)
+
+
+class SegmentPairs:
+    """The (reference segment, hypothesis segment) pairs of every document pair that share a
+    token, with the match mask of each hypothesis token in the reference segment."""
+
+    def __init__(self, pair: np.ndarray, ref_seg: np.ndarray, hyp_seg: np.ndarray, masks: np.ndarray,
+                 mask_start: np.ndarray, hyp_len: np.ndarray, ref_len: np.ndarray, words: int):
+        self.pair, self.ref_seg, self.hyp_seg = pair, ref_seg, hyp_seg
+        self.masks, self.mask_start, self.hyp_len, self.ref_len = masks, mask_start, hyp_len, ref_len
+        self.words = words
+
+    def groups(self):
+        """(indices, pair-major masks, hyp lengths, ref lengths) per number of 64-bit words needed."""
+        need = np.maximum((self.ref_len + 63) // 64, 1)
+        for w in np.unique(need):
+            idx = np.flatnonzero(need == w)
+            elem, _ = _ranges(self.mask_start[idx], self.mask_start[idx] + self.hyp_len[idx])
+            yield idx, np.ascontiguousarray(self.masks[elem, :int(w)]), self.hyp_len[idx], self.ref_len[idx]
+
+
+def _segment_pairs(st: Store, pair_h: np.ndarray, pair_r: np.ndarray, vocab: int) -> SegmentPairs:
+    """Every non-empty (reference segment, hypothesis segment) pair of each document pair that shares
+    a token, with the hypothesis tokens' match masks (bit i: reference position i)."""
+    n_docs = len(st.count)
+    words = max(1, (int(st.length.max()) + 63) // 64) if len(st.length) else 1
+    # reference side: per (document, token) a row; per row and segment of the document a mask
+    ref_docs = np.unique(pair_r)
+    in_ref = np.zeros(n_docs, dtype=bool)
+    in_ref[ref_docs] = True
+    tok_ok = in_ref[st.tok_doc]
+    t_idx = np.flatnonzero(tok_ok)
+    t_doc = st.tok_doc[t_idx]
+    t_tok = st.tokens[t_idx]
+    seg_of_tok = np.repeat(np.arange(len(st.length)), st.length)[t_idx]
+    t_pos = t_idx - st.start[seg_of_tok]
+    t_local = seg_of_tok - st.first[t_doc]
+    dt_keys, row = np.unique(t_doc * vocab + t_tok, return_inverse=True)
+    row = row.reshape(-1)
+    row_doc = dt_keys // vocab
+    row_off = np.concatenate([[0], np.cumsum(st.count[row_doc])]).astype(np.int64)
+    table = np.zeros(((int(row_off[-1]) if len(row_off) else 0) * words + 1,), dtype=np.uint64)
+    flat_idx = (row_off[row] + t_local) * words + (t_pos >> 6)
+    np.bitwise_or.at(table, flat_idx, np.uint64(1) << (t_pos & 63).astype(np.uint64))
+    table = table[:-1].reshape(-1, words) if words else table
+    # hypothesis side: for each pair and hypothesis token, the row of (reference document, token)
+    hl = st.doc_len[pair_h]
+    h_elem, h_owner = _ranges(st.doc_start[pair_h], st.doc_start[pair_h] + hl)
+    q = pair_r[h_owner] * vocab + st.tokens[h_elem]
+    pos = np.minimum(np.searchsorted(dt_keys, q), max(len(dt_keys) - 1, 0))
+    h_row = np.where((dt_keys[pos] == q) if len(dt_keys) else np.zeros(len(q), bool), pos, -1)
+    h_row_start = np.concatenate([[0], np.cumsum(hl)])[:-1]
+    # segment pairs: non-empty reference segments x non-empty hypothesis segments
+    nr, nh = st.count[pair_r], st.count[pair_h]
+    sp_idx, sp_pair = _ranges(np.zeros(len(pair_h), dtype=np.int64), nr * nh)
+    r_local = sp_idx // nh[sp_pair]
+    h_local = sp_idx - r_local * nh[sp_pair]
+    ref_seg = st.first[pair_r[sp_pair]] + r_local
+    hyp_seg = st.first[pair_h[sp_pair]] + h_local
+    keep = (st.length[ref_seg] > 0) & (st.length[hyp_seg] > 0)
+    sp_pair, r_local, ref_seg, hyp_seg = sp_pair[keep], r_local[keep], ref_seg[keep], hyp_seg[keep]
+    # masks of every hypothesis token of every segment pair
+    h_len = st.length[hyp_seg]
+    e_idx, e_owner = _ranges(np.zeros(len(hyp_seg), dtype=np.int64), h_len)
+    p_of = sp_pair[e_owner]
+    local_pos = st.start[hyp_seg[e_owner]] - st.doc_start[pair_h[p_of]] + e_idx
+    rrow = h_row[h_row_start[p_of] + local_pos]
+    # masks of the tokens found in the reference document (integer indexing: numpy's boolean
+    # indexing of 2-D arrays is slow)
+    fidx = np.flatnonzero(rrow >= 0)
+    fmask = table.take(row_off[rrow[fidx]] + r_local[e_owner[fidx]], axis=0)
+    nz = np.bitwise_or.reduce(fmask, axis=1) != 0 if words > 1 else fmask[:, 0] != 0
+    fidx, fmask = fidx[nz], fmask[nz]
+    # keep the segment pairs with at least one match
+    shared = np.zeros(len(hyp_seg), dtype=bool)
+    shared[e_owner[fidx]] = True
+    e_keep = shared[e_owner]
+    new_index = np.cumsum(e_keep) - 1
+    masks = np.zeros((int(e_keep.sum()), words), dtype=np.uint64)
+    masks[new_index[fidx]] = fmask
+    h_len = h_len[shared]
+    mask_start = np.concatenate([[0], np.cumsum(h_len)])[:-1].astype(np.int64)
+    return SegmentPairs(sp_pair[shared], ref_seg[shared], hyp_seg[shared], masks, mask_start, h_len,
+                        st.length[ref_seg[shared]], words)
