@@ -17,6 +17,7 @@ _FAMILIES: dict[str, str] = {
     "cider": "cider:FAMILY",
     "coco": "coco:FAMILY",
     "ter": "ter:FAMILY",
+    "meteor": "meteor:FAMILY",
 }
 
 METRIC_NAMES: tuple[str, ...] = tuple(_FAMILIES)

@@ -1,0 +1,109 @@
+"""Black-box adapter for NLTK's ``meteor_score`` / ``single_meteor_score`` with an offline WordNet.
+
+NLTK normally downloads WordNet. Offline, :func:`nltk_data_dir` builds an ``NLTK_DATA`` tree from
+the system WordNet 3.0 (Debian ``wordnet-base`` + ``wordnet-sense-index`` in /usr/share/wordnet):
+the database files are copied into ``<cache>/corpora/wordnet/`` and a ``lexnames`` file is written
+(the 45 lexicographer files of WordNet 3.0 as listed in the ``lexnames(5WN)`` man page:
+``NN<TAB>name<TAB>syntactic-category``). The cache is ``$ASSAY_NLTK_WORDNET_CACHE`` or
+``~/.cache/assay/nltk_wordnet``. Nothing of NLTK is copied into assay.
+
+Inputs follow assay's orientation (reference streams aligned with hyps); strings are tokenised
+with ``str.split()`` (NLTK 3.10.4 itself rejects strings with a TypeError).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any, Sequence
+
+SYSTEM_WORDNET = Path(os.environ.get("ASSAY_WORDNET") or "/usr/share/wordnet")
+TOLERANCE = {"rel": 1e-9}
+TOOL = "nltk"
+_LEX = ("adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body "
+        "noun.cognition noun.communication noun.event noun.feeling noun.food noun.group noun.location "
+        "noun.motive noun.object noun.person noun.phenomenon noun.plant noun.possession noun.process "
+        "noun.quantity noun.relation noun.shape noun.state noun.substance noun.time verb.body verb.change "
+        "verb.cognition verb.communication verb.competition verb.consumption verb.contact verb.creation "
+        "verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative verb.weather "
+        "adj.ppl").split()
+_CATEGORY = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+_FILES = ("index.noun index.verb index.adj index.adv data.noun data.verb data.adj data.adv noun.exc "
+          "verb.exc adj.exc adv.exc index.sense cntlist.rev").split()
+
+
+def lexnames_text() -> str:
+    return "".join(f"{i:02d}\t{name}\t{_CATEGORY[name.split('.')[0]]}\n" for i, name in enumerate(_LEX))
+
+
+def nltk_data_dir(source: Path = SYSTEM_WORDNET) -> Path:
+    """An NLTK_DATA directory whose corpora/wordnet is the system WordNet (built once, cached)."""
+    cache = Path(os.environ.get("ASSAY_NLTK_WORDNET_CACHE") or Path.home() / ".cache" / "assay" / "nltk_wordnet")
+    target = cache / "corpora" / "wordnet"
+    if not (target / "lexnames").is_file():
+        missing = [f for f in _FILES if not (source / f).is_file()]
+        if missing:
+            raise FileNotFoundError(f"WordNet files {missing} not in {source}: apt-get install wordnet-base "
+                                    "wordnet-sense-index")
+        tmp = cache / "corpora" / "wordnet.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        for f in _FILES:
+            shutil.copyfile(source / f, tmp / f)
+        (tmp / "lexnames").write_text(lexnames_text())
+        shutil.rmtree(target, ignore_errors=True)
+        tmp.rename(target)
+    return cache
+
+
+_WN: Any = None
+
+
+def wordnet() -> Any:
+    """nltk.corpus.wordnet loaded from :func:`nltk_data_dir`."""
+    global _WN
+    if _WN is None:
+        data = str(nltk_data_dir())
+        import nltk
+        if data not in nltk.data.path:
+            nltk.data.path.insert(0, data)
+        from nltk.corpus import wordnet as wn
+        wn.ensure_loaded()
+        _WN = wn
+    return _WN
+
+
+def version() -> str:
+    import nltk
+    return nltk.__version__
+
+
+def _toks(x: Any) -> list[str]:
+    return list(x) if isinstance(x, (list, tuple)) else x.split()
+
+
+def meteor(hyp: Any, refs: Sequence[Any], **kwargs: Any) -> float:
+    """``meteor_score(references, hypothesis, **kwargs)`` on split tokens (max over references)."""
+    from nltk.translate.meteor_score import meteor_score
+    return float(meteor_score([_toks(r) for r in refs], _toks(hyp), wordnet=wordnet(), **kwargs))
+
+
+def single(hyp: Any, ref: Any, **kwargs: Any) -> float:
+    from nltk.translate.meteor_score import single_meteor_score
+    return float(single_meteor_score(_toks(ref), _toks(hyp), wordnet=wordnet(), **kwargs))
+
+
+def sentence_scores(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], **kwargs: Any) -> list[float]:
+    """One meteor_score per segment; refs are assay streams (None entries left out)."""
+    return [meteor(h, [s[i] for s in refs if s[i] is not None], **kwargs) for i, h in enumerate(hyps)]
+
+
+def command(kwargs: dict[str, Any] | None = None) -> str:
+    extra = "".join(f", {k}={v!r}" for k, v in (kwargs or {}).items())
+    return ("[nltk.translate.meteor_score.meteor_score([r.split() for r in refs_i], hyp_i.split(), "
+            f"wordnet=<WordNet 3.0 from /usr/share/wordnet>{extra}) for each segment i]")
+
+
+def lemma_names(word: str) -> set[str]:
+    """The synonym set NLTK's METEOR builds for a word: lemma names of wordnet.synsets(word)."""
+    return {lemma.name() for s in wordnet().synsets(word) for lemma in s.lemmas()}

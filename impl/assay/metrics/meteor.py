@@ -1,0 +1,258 @@
+"""METEOR as NLTK's ``meteor_score`` / ``single_meteor_score`` computes it (METEOR 1.0 style).
+
+Per hypothesis/reference pair (tokens; a string is split on whitespace, since NLTK 3.10.4 takes
+only token lists), after ``lowercase`` (NLTK's ``preprocess=str.lower``), three stages each run
+on the words the previous stages left unmatched:
+
+1. exact: equal strings;
+2. ``stem``: NLTK's ``PorterStemmer()`` (NLTK_EXTENSIONS, :mod:`assay.stemmers.porter` ``nltk``)
+   of both sides; the *stems* are carried forward;
+3. ``synonyms``: a reference (stem) matches when it is one of the lemma names without ``_`` of any
+   WordNet 3.0 synset of the hypothesis (stem), or equals it. Quirk reproduced: synonyms are
+   looked up for stems (``quickly``/``rapidly`` arrive as ``quickli``/``rapidli``: no match).
+
+Alignment in every stage is NLTK's greedy one: hypothesis words are taken from the last to the
+first, each matching the highest-index unused reference word that qualifies. Nothing minimises
+crossings. With m matches, chunks c = runs of matches consecutive on both sides (sorted by
+hypothesis position):
+
+    P = m/|hyp|, R = m/|ref|, Fmean = P·R / (α·P + (1−α)·R), penalty = γ·(c/m)^β,
+    score = (1 − penalty)·Fmean,  α = 0.9, β = 3, γ = 0.5,
+
+0 when any division is by zero (no match, empty side). There is no perfect-match special case
+(identical 6-token texts give 0.99769). Several references: the maximum of the single scores.
+
+Levels: the sentence score is NLTK's. NLTK has no corpus METEOR (nltk#2365); assay's corpus
+value is its own choice, the arithmetic mean of the segment scores (rows carry ``score`` and
+``segments`` columns so resampling sums them).
+"""
+from __future__ import annotations
+
+import math
+from functools import partial
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..errors import InputError
+from ..knobs import Config, Knob, KnobSet, parse_bool
+from ..profiles import Profile, register
+from ..stats import SegmentStats
+from ..stemmers.porter import _NLTK_IRREGULAR, PorterStemmer
+from .base import MetricFamily, Refs, Segments
+
+COLUMNS = ("hyp_len", "ref_len", "matches", "chunks", "score", "segments")
+
+
+def _finite(value: Any) -> float:
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"expected a finite number, got {value!r}")
+    return number
+
+
+KNOBS = KnobSet(
+    knobs=(
+        Knob("alpha", 0.9, "weight of precision in Fmean = P·R/(α·P + (1−α)·R)", _finite,
+             tool_names="nltk alpha"),
+        Knob("beta", 3.0, "fragmentation exponent: penalty = γ·(chunks/matches)^β", _finite,
+             tool_names="nltk beta"),
+        Knob("gamma", 0.5, "fragmentation weight γ", _finite, tool_names="nltk gamma"),
+        Knob("lowercase", True, "lowercase every token first (NLTK preprocess=str.lower); off = identity",
+             parse_bool, tool_names="nltk preprocess"),
+        Knob("stem", True, "Porter-stem stage (NLTK PorterStemmer, NLTK_EXTENSIONS); the stems go on to "
+             "the synonym stage", parse_bool, tool_names="nltk stemmer"),
+        Knob("synonyms", True, "WordNet 3.0 synonym stage (needs WordNet; off skips the stage explicitly)",
+             parse_bool, tool_names="nltk wordnet"),
+        Knob("wordnet", "", "directory of the WordNet 3.0 database (index.noun, data.noun, noun.exc, ...); "
+             "empty: $ASSAY_WORDNET, else /usr/share/wordnet", str),
+    ),
+)
+
+
+class _Matcher:
+    """The three stages for one configuration, with stem and synonym caches."""
+
+    def __init__(self, config: Config) -> None:
+        self.lowercase = config.lowercase
+        self.stemmer = PorterStemmer("nltk") if config.stem else None
+        self.wordnet = None
+        if config.synonyms:
+            from .. import wordnet
+            self.wordnet = wordnet.load(config.wordnet or None)
+        self._stems: dict[str, str] = {}
+        self._syns: dict[str, frozenset[str]] = {}
+
+    def stem(self, word: str) -> str:
+        """NLTK's ``stem(word)``: lowercases; its irregular table is consulted with the word as given."""
+        s = self._stems.get(word)
+        if s is None:
+            assert self.stemmer is not None
+            low = word.lower()
+            if word != low and low in _NLTK_IRREGULAR:      # only with lowercase=off
+                st = self.stemmer
+                s = low if len(word) <= 2 else st._step5(st._step4(st._step3(st._step2(
+                    st._step1c(st._step1b(st._step1a(low)))))))
+            else:
+                s = self.stemmer.stem(low)
+            self._stems[word] = s
+        return s
+
+    def synonyms(self, word: str) -> frozenset[str]:
+        """Lemma names without ``_`` of every synset of ``word``, plus ``word`` itself."""
+        s = self._syns.get(word)
+        if s is None:
+            assert self.wordnet is not None
+            names = {n for n in self.wordnet.lemma_names(word) if "_" not in n}
+            names.add(word)
+            s = self._syns[word] = frozenset(names)
+        return s
+
+    def align(self, hyp: Sequence[str], ref: Sequence[str]) -> tuple[int, int]:
+        """(matches, chunks) of NLTK's greedy three-stage alignment."""
+        h_left = list(range(len(hyp)))
+        r_left = list(range(len(ref)))
+        pairs: list[tuple[int, int]] = []
+        h_words, r_words = list(hyp), list(ref)
+        h_left, r_left = _exact_stage(h_words, r_words, h_left, r_left, pairs)
+        if self.stemmer is not None and h_left and r_left:
+            for i in h_left:
+                h_words[i] = self.stem(h_words[i])
+            for j in r_left:
+                r_words[j] = self.stem(r_words[j])
+            h_left, r_left = _exact_stage(h_words, r_words, h_left, r_left, pairs)
+        if self.wordnet is not None and h_left and r_left:
+            for i in reversed(h_left):
+                syns = self.synonyms(h_words[i])
+                for k in range(len(r_left) - 1, -1, -1):
+                    if r_words[r_left[k]] in syns:
+                        pairs.append((i, r_left.pop(k)))
+                        break
+        if not pairs:
+            return 0, 0
+        pairs.sort()
+        chunks = 1
+        for (h0, r0), (h1, r1) in zip(pairs, pairs[1:]):
+            if not (h1 == h0 + 1 and r1 == r0 + 1):
+                chunks += 1
+        return len(pairs), chunks
+
+
+def _exact_stage(h_words: list[str], r_words: list[str], h_left: list[int], r_left: list[int],
+                 pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Hypothesis positions from the last: each takes the highest unused reference position with
+    an equal string. Returns the unmatched positions (ascending)."""
+    positions: dict[str, list[int]] = {}
+    for j in r_left:
+        positions.setdefault(r_words[j], []).append(j)
+    used: set[int] = set()
+    h_rest: list[int] = []
+    for i in reversed(h_left):
+        cand = positions.get(h_words[i])
+        if cand:
+            j = cand.pop()
+            used.add(j)
+            pairs.append((i, j))
+        else:
+            h_rest.append(i)
+    h_rest.reverse()
+    return h_rest, [j for j in r_left if j not in used]
+
+
+def meteor_value(hyp_len: float, ref_len: float, matches: float, chunks: float, alpha: float, beta: float,
+                 gamma: float) -> float:
+    """NLTK's arithmetic, in its order; any ZeroDivisionError gives 0.0."""
+    try:
+        precision = float(matches) / hyp_len
+        recall = float(matches) / ref_len
+        fmean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
+        frag = float(chunks) / matches
+    except ZeroDivisionError:
+        return 0.0
+    penalty = gamma * frag ** beta
+    return (1 - penalty) * fmean
+
+
+def _parts(hyp_len: float, ref_len: float, matches: float, chunks: float, config: Config) -> dict[str, Any]:
+    """Sentence components; ratios are 0.0 where NLTK would divide by zero."""
+    p = matches / hyp_len if hyp_len else 0.0
+    r = matches / ref_len if ref_len else 0.0
+    den = config.alpha * p + (1 - config.alpha) * r
+    fmean = (p * r) / den if den else 0.0
+    frag = chunks / matches if matches else 0.0
+    return {"precision": p, "recall": r, "fmean": fmean, "fragmentation": frag,
+            "penalty": config.gamma * frag ** config.beta if matches else 0.0,
+            "chunks": int(chunks), "matches": int(matches), "hyp_len": int(hyp_len), "ref_len": int(ref_len)}
+
+
+def _tokens(seg: Any, where: str) -> list[str]:
+    if isinstance(seg, str):
+        return seg.split()
+    if isinstance(seg, (list, tuple)) and all(isinstance(t, str) for t in seg):
+        return list(seg)
+    raise InputError(f"{where}: expected a string or a list of string tokens, got {type(seg).__name__}")
+
+
+class Meteor(MetricFamily):
+    name = "meteor"
+    knobset = KNOBS
+
+    def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+        matcher = _Matcher(config)
+        low: Callable[[list[str]], list[str]] = ((lambda ts: [t.lower() for t in ts]) if config.lowercase
+                                                  else (lambda ts: ts))
+        alpha, beta, gamma = config.alpha, config.beta, config.gamma
+        rows = np.zeros((len(hyps), len(COLUMNS)), dtype=np.float64)
+        for i, seg in enumerate(hyps):
+            hyp = low(_tokens(seg, f"segment {i + 1}"))
+            seg_refs = [low(_tokens(s[i], f"reference stream {k + 1}, segment {i + 1}"))
+                        for k, s in enumerate(refs) if s[i] is not None]
+            if not seg_refs:
+                raise InputError(f"segment {i + 1} has no reference (METEOR needs at least one)")
+            best: tuple[float, int, int, int] | None = None
+            for ref in seg_refs:
+                m, c = matcher.align(hyp, ref)
+                value = meteor_value(len(hyp), len(ref), m, c, alpha, beta, gamma)
+                if best is None or value > best[0]:
+                    best = (value, len(ref), m, c)
+            assert best is not None
+            rows[i] = (len(hyp), best[1], best[2], best[3], best[0], 1.0)
+        return SegmentStats(COLUMNS, rows)
+
+    def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
+        if len(stats) == 1:
+            row = stats.rows[0]
+            return float(row[4]), _parts(row[0], row[1], row[2], row[3], config)
+        value = float(self.scores_from_sums(stats.total()[None, :], config)[0])
+        return value, {"segments": len(stats), "corpus": "mean of segment scores (assay's choice; NLTK has none)"}
+
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+        rows = stats.rows
+        return [(float(rows[i, 4]), partial(_parts, rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], config))
+                for i in range(len(rows))]
+
+    def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
+        """Mean segment score of every summed row: Σscore / Σsegments (0 for no segment)."""
+        sums = np.asarray(sums, dtype=np.float64)
+        n = sums[:, 5]
+        return np.where(n > 0, sums[:, 4] / np.where(n > 0, n, 1.0), 0.0)
+
+    def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
+        from ..signature import assay_signature
+        return assay_signature("meteor", config, profile, nrefs)
+
+    def format_text(self, value: float, components: dict[str, Any], config: Config, profile: str | None,
+                    signature: str, width: int | None) -> str:
+        text = repr(float(value)) if width is None else f"{value:.{width}f}"
+        return f"METEOR = {text}"
+
+
+FAMILY = Meteor()
+
+NLTK_KNOBS = dict(alpha=0.9, beta=3.0, gamma=0.5, lowercase=True, stem=True, synonyms=True, wordnet="")
+register(Profile(
+    "meteor", "nltk", "nltk", ("3.10.4",), NLTK_KNOBS,
+    "NLTK meteor_score/single_meteor_score: lowercased tokens (strings split on whitespace), exact, "
+    "Porter-stem and WordNet 3.0 synonym stages (synonyms of stems), greedy alignment, alpha 0.9, beta 3, "
+    "gamma 0.5, no perfect-match case, max over references; corpus = mean of segment scores (assay's "
+    "choice: NLTK has no corpus METEOR)."), default=True)
