@@ -19,8 +19,10 @@ The database comes from ``$ASSAY_WORDNET`` or an explicit path, else ``/usr/shar
 """
 from __future__ import annotations
 
+import mmap
 import os
 from pathlib import Path
+from typing import Iterable
 
 from .errors import MissingDependencyError
 
@@ -58,7 +60,7 @@ class WordNet:
         self.dir = resolve_dir(path)
         self.index: dict[str, dict[str, tuple[int, ...]]] = {pos: {} for pos in POS_FILES}
         self.exceptions: dict[str, dict[str, tuple[str, ...]]] = {pos: {} for pos in POS_FILES}
-        self._data = {pos: open(self.dir / f"data.{name}", "rb") for pos, name in POS_FILES.items()}
+        self._data = {pos: _map(self.dir / f"data.{name}") for pos, name in POS_FILES.items()}
         self._synset_cache: dict[tuple[str, int], tuple[str, ...]] = {}
         self._cache: dict[str, frozenset[str]] = {}
         for pos, name in POS_FILES.items():
@@ -88,13 +90,18 @@ class WordNet:
         key = (pos, offset)
         names = self._synset_cache.get(key)
         if names is None:
-            fh = self._data[pos]
-            fh.seek(offset)
-            f = fh.readline().decode("utf-8").split()
-            count = int(f[3], 16)
+            data = self._data[pos]
+            size = 2048
+            while True:   # the synset's words come first on its line: read until they are all in
+                head = data[offset:offset + size].split(b"\n", 1)[0].split(b" ", 4)
+                count = int(head[3], 16)
+                f = head[4].split(b" ", 2 * count)
+                if len(f) > 2 * count or offset + size >= len(data):
+                    break
+                size *= 4
             out = []
             for k in range(count):
-                word = f[4 + 2 * k]
+                word = f[2 * k].decode("utf-8")
                 if word.endswith(")") and "(" in word:   # adjective marker (a) / (p) / (ip)
                     word = word[:word.rindex("(")]
                 out.append(word)
@@ -120,18 +127,45 @@ class WordNet:
         return known([form, *forms])
 
     def lemma_names(self, word: str) -> frozenset[str]:
-        """All lemma names of all synsets of ``word`` (any POS), as NLTK's ``synsets(word)`` finds them."""
+        """All lemma names of all synsets of ``word`` (any POS), as NLTK's ``synsets(word)`` finds them.
+
+        The same forms as :meth:`morphy` (order does not matter for a union), with a quick test of
+        whether any detachment rule can apply."""
         cached = self._cache.get(word)
         if cached is not None:
             return cached
         lemma = word.lower()
         names: set[str] = set()
-        for pos in POS_FILES:
-            for base in self.morphy(lemma, pos):
-                for offset in self.index[pos][base]:
-                    names.update(self._lemma_names(pos, offset))
+        for pos, ends in _RULE_ENDS.items():
+            index = self.index[pos]
+            exc = self.exceptions[pos].get(lemma)
+            if exc is not None:
+                forms: Iterable[str] = (lemma, *exc)
+            elif ends and lemma.endswith(ends):
+                forms = [lemma] + [lemma[: len(lemma) - len(old)] + new for old, new in RULES[pos]
+                                   if lemma.endswith(old)]
+            else:
+                forms = (lemma,)
+            for base in set(forms):
+                offsets = index.get(base)
+                if offsets is not None:
+                    for offset in offsets:
+                        names.update(self._lemma_names(pos, offset))
         result = self._cache[word] = frozenset(names)
         return result
+
+
+#: per POS, the suffixes any rule detaches (a quick pre-test)
+_RULE_ENDS = {pos: tuple({old for old, _ in rules}) for pos, rules in RULES.items()}
+
+
+def _map(path: Path) -> "mmap.mmap | bytes":
+    """The whole data file, memory-mapped (read-only)."""
+    with open(path, "rb") as fh:
+        try:
+            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        except (ValueError, OSError):      # empty file or no mmap support
+            return fh.read()
 
 
 _LOADED: dict[Path, WordNet] = {}

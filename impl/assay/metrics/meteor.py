@@ -82,6 +82,7 @@ class _Matcher:
             self.wordnet = wordnet.load(config.wordnet or None)
         self._stems: dict[str, str] = {}
         self._syns: dict[str, frozenset[str]] = {}
+        self._known: dict[str, bool] = {}
 
     def stem(self, word: str) -> str:
         """NLTK's ``stem(word)``: lowercases; its irregular table is consulted with the word as given."""
@@ -98,6 +99,13 @@ class _Matcher:
             self._stems[word] = s
         return s
 
+    def is_lemma(self, word: str) -> bool:
+        """Whether ``word`` can be a lemma name of some synset (its lowercase is an index entry)."""
+        assert self.wordnet is not None
+        low = word.lower()
+        found = self._known[word] = any(low in table for table in self.wordnet.index.values())
+        return found
+
     def synonyms(self, word: str) -> frozenset[str]:
         """Lemma names without ``_`` of every synset of ``word``, plus ``word`` itself."""
         s = self._syns.get(word)
@@ -110,53 +118,78 @@ class _Matcher:
 
     def align(self, hyp: Sequence[str], ref: Sequence[str]) -> tuple[int, int]:
         """(matches, chunks) of NLTK's greedy three-stage alignment."""
-        h_left = list(range(len(hyp)))
-        r_left = list(range(len(ref)))
         pairs: list[tuple[int, int]] = []
         h_words, r_words = list(hyp), list(ref)
-        h_left, r_left = _exact_stage(h_words, r_words, h_left, r_left, pairs)
+        h_left, r_left = _exact_stage(h_words, r_words, range(len(hyp)), range(len(ref)), pairs)
         if self.stemmer is not None and h_left and r_left:
+            stems, stem = self._stems, self.stem
             for i in h_left:
-                h_words[i] = self.stem(h_words[i])
+                w = h_words[i]
+                h_words[i] = stems.get(w) or stem(w)
             for j in r_left:
-                r_words[j] = self.stem(r_words[j])
+                w = r_words[j]
+                r_words[j] = stems.get(w) or stem(w)
             h_left, r_left = _exact_stage(h_words, r_words, h_left, r_left, pairs)
         if self.wordnet is not None and h_left and r_left:
+            # Only a reference word that is some WordNet lemma can be a synonym (an equal hypothesis
+            # word cannot be left over after the previous stage), so others are skipped.
+            known = self._known
+            r_cand = []
+            for j in r_left:
+                flag = known.get(r_words[j])
+                if flag is None:
+                    flag = self.is_lemma(r_words[j])
+                if flag:
+                    r_cand.append(j)
+            cache, lookup = self._syns, self.synonyms
             for i in reversed(h_left):
-                syns = self.synonyms(h_words[i])
-                for k in range(len(r_left) - 1, -1, -1):
-                    if r_words[r_left[k]] in syns:
-                        pairs.append((i, r_left.pop(k)))
+                if not r_cand:
+                    break
+                w = h_words[i]
+                syns = cache.get(w) or lookup(w)
+                for k in range(len(r_cand) - 1, -1, -1):
+                    if r_words[r_cand[k]] in syns:
+                        pairs.append((i, r_cand.pop(k)))
                         break
         if not pairs:
             return 0, 0
         pairs.sort()
         chunks = 1
-        for (h0, r0), (h1, r1) in zip(pairs, pairs[1:]):
-            if not (h1 == h0 + 1 and r1 == r0 + 1):
+        h0, r0 = pairs[0]
+        for h1, r1 in pairs[1:]:
+            if h1 != h0 + 1 or r1 != r0 + 1:
                 chunks += 1
+            h0, r0 = h1, r1
         return len(pairs), chunks
 
 
-def _exact_stage(h_words: list[str], r_words: list[str], h_left: list[int], r_left: list[int],
+def _exact_stage(h_words: list[str], r_words: list[str], h_left: Sequence[int], r_left: Sequence[int],
                  pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     """Hypothesis positions from the last: each takes the highest unused reference position with
     an equal string. Returns the unmatched positions (ascending)."""
     positions: dict[str, list[int]] = {}
+    get = positions.get
     for j in r_left:
-        positions.setdefault(r_words[j], []).append(j)
-    used: set[int] = set()
+        w = r_words[j]
+        lst = get(w)
+        if lst is None:
+            positions[w] = [j]
+        else:
+            lst.append(j)
+    taken: set[int] = set()
     h_rest: list[int] = []
     for i in reversed(h_left):
-        cand = positions.get(h_words[i])
+        cand = get(h_words[i])
         if cand:
             j = cand.pop()
-            used.add(j)
+            taken.add(j)
             pairs.append((i, j))
         else:
             h_rest.append(i)
+    if not taken:
+        return list(h_left), list(r_left)
     h_rest.reverse()
-    return h_rest, [j for j in r_left if j not in used]
+    return h_rest, [j for j in r_left if j not in taken]
 
 
 def meteor_value(hyp_len: float, ref_len: float, matches: float, chunks: float, alpha: float, beta: float,
@@ -188,8 +221,13 @@ def _parts(hyp_len: float, ref_len: float, matches: float, chunks: float, config
 def _tokens(seg: Any, where: str) -> list[str]:
     if isinstance(seg, str):
         return seg.split()
-    if isinstance(seg, (list, tuple)) and all(isinstance(t, str) for t in seg):
-        return list(seg)
+    if isinstance(seg, (list, tuple)):
+        try:
+            " ".join(seg)                       # a C-speed check that every token is a str
+        except TypeError:
+            pass
+        else:
+            return list(seg)
     raise InputError(f"{where}: expected a string or a list of string tokens, got {type(seg).__name__}")
 
 
@@ -199,7 +237,7 @@ class Meteor(MetricFamily):
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
         matcher = _Matcher(config)
-        low: Callable[[list[str]], list[str]] = ((lambda ts: [t.lower() for t in ts]) if config.lowercase
+        low: Callable[[list[str]], list[str]] = ((lambda ts: list(map(str.lower, ts))) if config.lowercase
                                                   else (lambda ts: ts))
         alpha, beta, gamma = config.alpha, config.beta, config.gamma
         rows = np.zeros((len(hyps), len(COLUMNS)), dtype=np.float64)
