@@ -467,26 +467,37 @@ def _wlcs_block(ref_tokens: np.ndarray, ref_start: np.ndarray, ref_len: np.ndarr
     hyp_rev = np.ascontiguousarray(hyp_rev)
     # skewed storage: cell (i, j) at diagonal d = i + j, row i; three rolling diagonals. A
     # diagonal's buffer is only ever written at rows i < d, so the boundary cells C[0][*]
-    # (row 0) and C[d][0] (row d) stay 0 without clearing.
+    # (row 0) and C[d][0] (row d) stay 0 without clearing. Run lengths are 0 except at the
+    # matches, which are cleared again when their buffer comes back.
     cs = [np.zeros((m_pad + 1, n)) for _ in range(3)]
-    ks = [np.zeros((m_pad + 1, n), dtype=np.int64) for _ in range(3)]
-    up_ge = np.zeros((m_pad + n_pad + 1, m_pad + 1, n), dtype=bool)
+    ks = [np.zeros((m_pad + 1) * n, dtype=np.int64) for _ in range(3)]
+    k_hits: list[np.ndarray] = [np.zeros(0, dtype=np.int64)] * 3
+    d_all = np.arange(m_pad + n_pad + 2)
+    lo = np.maximum(1, d_all - n_pad)
+    hi = np.minimum(m_pad, d_all - 1)
+    size = np.maximum(hi - lo + 1, 0) * n
+    size[:2] = 0
+    off = np.concatenate([[0], np.cumsum(size)])
+    up_ge = np.empty(int(off[-1]), dtype=bool)      # the backtrack's C[i-1][j] >= C[i][j-1], diagonal by diagonal
     for d in range(2, m_pad + n_pad + 1):
-        i0, i1 = max(1, d - n_pad), min(m_pad, d - 1)
+        i0, i1 = int(lo[d]), int(hi[d])
         c0, c1, c2 = cs[d % 3], cs[(d - 1) % 3], cs[(d - 2) % 3]
         k0, k2 = ks[d % 3], ks[(d - 2) % 3]
         up = c1[i0 - 1:i1]          # C[i-1][j]
         left = c1[i0:i1 + 1]        # C[i][j-1]
         val = c0[i0:i1 + 1]
-        np.greater_equal(up, left, out=up_ge[d, i0:i1 + 1])
+        np.greater_equal(up, left, out=up_ge[off[d]:off[d + 1]].reshape(i1 - i0 + 1, n))
         np.maximum(up, left, out=val)
-        kv = k0[i0:i1 + 1]
-        kv.fill(0)
+        k0[k_hits[d % 3]] = 0
         hit = np.flatnonzero(ref[i0 - 1:i1] == hyp_rev[n_pad - d + i0:n_pad - d + i1 + 1])
         if len(hit):
-            run = k2[i0 - 1:i1].reshape(-1)[hit]   # the run of matches ending at (i-1, j-1)
-            val.reshape(-1)[hit] = c2[i0 - 1:i1].reshape(-1)[hit] + gain[run]
-            kv.reshape(-1)[hit] = run + 1
+            run = k2[hit + (i0 - 1) * n]   # the run of matches ending at (i-1, j-1)
+            val.reshape(-1)[hit] = c2.reshape(-1)[hit + (i0 - 1) * n] + gain[run]
+            here = hit + i0 * n
+            k0[here] = run + 1
+            k_hits[d % 3] = here
+        else:
+            k_hits[d % 3] = hit
     # backtrack: match -> diagonal; else up when C[i-1][j] >= C[i][j-1]
     hyp = hyp_rev[::-1]
     i = ref_len.copy()
@@ -500,7 +511,8 @@ def _wlcs_block(ref_tokens: np.ndarray, ref_start: np.ndarray, ref_len: np.ndarr
         if is_match.any():
             pairs.append(live[is_match])
             positions.append(ii[is_match] - 1)
-        go_up = is_match | up_ge[ii + jj, ii, live]
+        dd = ii + jj
+        go_up = is_match | up_ge[off[dd] + (ii - lo[dd]) * n + live]
         go_left = is_match | ~go_up
         ii = ii - go_up
         jj = jj - go_left
