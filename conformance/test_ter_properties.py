@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 import assay
 from assay.metrics import get_family
-from assay.metrics.ter_shifts import BitRows, Scorer, _out_of_beam_floor, ter_edits
+from assay.metrics import ter_shifts
+from assay.metrics.ter_shifts import BitRows, Limits, Scorer, _out_of_beam_floor, ter_edits
 from assay.metrics.tokenizers.ter import TokenizerTercom
 from conformance.strategies import corpus, segment
 
@@ -124,6 +125,25 @@ def test_bit_rows_equal_beam_table_below_floor(hyp, ref, width):
     assert states[-1][2] <= rows[len(hyp), len(ref) + 1]     # a beam never finds a cheaper path
     if states[-1][2] < floor:
         assert states[-1][2] == rows[len(hyp), len(ref) + 1]
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.one_of(st.lists(st.integers(0, 6), min_size=1, max_size=3),
+                 st.lists(st.integers(0, 6), min_size=1, max_size=30)),
+       st.lists(st.integers(0, 6), min_size=1, max_size=60), st.integers(0, 8))
+def test_fast_path_equals_beam_table_path(hyp, ref, width):
+    """The bit-parallel shortcut (used below the beam floor) never changes an edit count: forcing
+    every distance and alignment through the beam table gives the same result, also with narrow
+    beams (so the floor, including the last row's left cut, is exercised)."""
+    limits = Limits(beam_width=width)
+    fast = ter_edits(hyp, ref, limits)
+    original = ter_shifts._out_of_beam_floor
+    try:
+        ter_shifts._out_of_beam_floor = lambda *args: 0
+        slow = ter_edits(hyp, ref, limits)
+    finally:
+        ter_shifts._out_of_beam_floor = original
+    assert fast == slow
 
 
 @settings(deadline=None, max_examples=100)

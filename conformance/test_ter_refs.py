@@ -104,6 +104,20 @@ def test_sacrebleu2_budget_and_beam(require_tool, kind, seed):
 
 
 @pytest.mark.refs
+@settings(deadline=None, max_examples=60)
+@given(st.integers(52, 300), st.data())
+def test_sacrebleu2_extreme_length_ratio(require_tool, n_ref, data):
+    """Reference > 50x longer than the hypothesis: the beam widens to ceil(ratio/2 + 25) and also
+    cuts the last row on the left, so a match near the start is out of reach."""
+    _sacrebleu2(require_tool)
+    n_hyp = data.draw(st.integers(1, max(1, n_ref // 51)))
+    words = data.draw(st.lists(st.integers(0, n_ref - 1), min_size=n_hyp, max_size=n_hyp))
+    hyps = [" ".join(f"w{i}" for i in words)]
+    refs = [[" ".join(f"w{i}" for i in range(n_ref))]]
+    _check(ter_ref.ter(hyps, refs, {}, "corpus"), _run(hyps, refs, "sacrebleu", {}, "corpus"), "corpus")
+
+
+@pytest.mark.refs
 @settings(deadline=None, max_examples=300)
 @given(st.lists(st.sampled_from(TEXT_ALPHABET), max_size=16).map("".join))
 def test_tercom_tokenizer(require_tool, text):

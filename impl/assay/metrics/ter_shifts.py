@@ -192,7 +192,7 @@ def _out_of_beam_floor(n_hyp: int, n_ref: int, bounds: list[tuple[int, int]]) ->
     back) leaves the beam, so beam and unbanded tables agree on the cost and on the alignment.
     """
     floor = INF
-    for i in range(1, n_hyp):
+    for i in range(1, n_hyp + 1):        # the last row too: it is cut on the left
         lo, hi = bounds[i - 1]
         for a, b in ((0, lo - 1), (hi, n_ref)):
             if a > b:
@@ -324,8 +324,8 @@ def ter_edits(hyp: Sequence[int], ref: Sequence[int], limits: Limits = SACREBLEU
         return n_h
     if n_h == 0:
         return n_r
-    scorer = Scorer(ref, n_h, limits.beam_width)
-    floor = _out_of_beam_floor(n_h, n_r, scorer.table.bounds)
+    floor = _out_of_beam_floor(n_h, n_r, beam_bounds(n_h, n_r, limits.beam_width))
+    scorer = _LazyScorer(ref, n_h, limits.beam_width)
     bits = BitRows(ref)
     ref_pos: dict[int, list[int]] = {}
     for j, tok in enumerate(ref):
@@ -360,8 +360,21 @@ def ter_edits(hyp: Sequence[int], ref: Sequence[int], limits: Limits = SACREBLEU
         words = cands[best][3]
 
 
+class _LazyScorer:
+    """The beam table, built only when a distance reaches the beam floor (rare on real text)."""
+
+    def __init__(self, ref: Sequence[int], n_hyp: int, beam_width: int):
+        self._args = (ref, n_hyp, beam_width)
+        self._scorer: Scorer | None = None
+
+    def __getattr__(self, name: str):
+        if self._scorer is None:
+            self._scorer = Scorer(*self._args)
+        return getattr(self._scorer, name)
+
+
 def _gains(cands: list[tuple[int, int, int, list[int]]], words: list[int], cost: int,
-           states: list[tuple[int, int, int]], bits: BitRows, floor: int, scorer: Scorer,
+           states: list[tuple[int, int, int]], bits: BitRows, floor: int, scorer: "Scorer | _LazyScorer",
            rows: np.ndarray | None) -> list[int]:
     """``cost`` minus the beam edit distance of every candidate (bit rows first, beam table if needed)."""
     out: list[int] = []
