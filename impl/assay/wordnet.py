@@ -63,6 +63,7 @@ class WordNet:
         self._data = {pos: _map(self.dir / f"data.{name}") for pos, name in POS_FILES.items()}
         self._synset_cache: dict[tuple[str, int], tuple[str, ...]] = {}
         self._cache: dict[str, frozenset[str]] = {}
+        self._all: frozenset[str] | None = None
         for pos, name in POS_FILES.items():
             self._load_index(pos, self.dir / f"index.{name}")
             exc = self.dir / f"{name}.exc"
@@ -72,6 +73,13 @@ class WordNet:
                     terms = line.split()
                     if terms:
                         table[terms[0]] = tuple(terms[1:])
+
+    @property
+    def all_lemmas(self) -> frozenset[str]:
+        """Every index entry (lowercase lemma, any POS)."""
+        if self._all is None:
+            self._all = frozenset().union(*self.index.values())
+        return self._all
 
     def _load_index(self, pos: str, path: Path) -> None:
         """index.<pos>: ``lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offset...``."""

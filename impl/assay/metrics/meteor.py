@@ -102,8 +102,7 @@ class _Matcher:
     def is_lemma(self, word: str) -> bool:
         """Whether ``word`` can be a lemma name of some synset (its lowercase is an index entry)."""
         assert self.wordnet is not None
-        low = word.lower()
-        found = self._known[word] = any(low in table for table in self.wordnet.index.values())
+        found = self._known[word] = word.lower() in self.wordnet.all_lemmas
         return found
 
     def synonyms(self, word: str) -> frozenset[str]:
@@ -240,7 +239,7 @@ class Meteor(MetricFamily):
         low: Callable[[list[str]], list[str]] = ((lambda ts: list(map(str.lower, ts))) if config.lowercase
                                                   else (lambda ts: ts))
         alpha, beta, gamma = config.alpha, config.beta, config.gamma
-        rows = np.zeros((len(hyps), len(COLUMNS)), dtype=np.float64)
+        rows: list[tuple[float, ...]] = []
         for i, seg in enumerate(hyps):
             hyp = low(_tokens(seg, f"segment {i + 1}"))
             seg_refs = [low(_tokens(s[i], f"reference stream {k + 1}, segment {i + 1}"))
@@ -254,8 +253,8 @@ class Meteor(MetricFamily):
                 if best is None or value > best[0]:
                     best = (value, len(ref), m, c)
             assert best is not None
-            rows[i] = (len(hyp), best[1], best[2], best[3], best[0], 1.0)
-        return SegmentStats(COLUMNS, rows)
+            rows.append((len(hyp), best[1], best[2], best[3], best[0], 1.0))
+        return SegmentStats(COLUMNS, np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS)))
 
     def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
         if len(stats) == 1:
@@ -265,9 +264,7 @@ class Meteor(MetricFamily):
         return value, {"segments": len(stats), "corpus": "mean of segment scores (assay's choice; NLTK has none)"}
 
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
-        rows = stats.rows
-        return [(float(rows[i, 4]), partial(_parts, rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], config))
-                for i in range(len(rows))]
+        return [(row[4], partial(_parts, row[0], row[1], row[2], row[3], config)) for row in stats.rows.tolist()]
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
         """Mean segment score of every summed row: Σscore / Σsegments (0 for no segment)."""
