@@ -70,6 +70,11 @@ KNOBS = KnobSet(
 )
 
 
+#: last letters of every suffix a Porter step (1a-5, NLTK_EXTENSIONS) rewrites; a word ending in
+#: any other character (and not in the irregular table) is its own stem.
+_STEM_TRIGGERS = frozenset("sdgylirnmectu")
+
+
 class _Matcher:
     """The three stages for one configuration, with stem and synonym caches."""
 
@@ -90,7 +95,9 @@ class _Matcher:
         if s is None:
             assert self.stemmer is not None
             low = word.lower()
-            if word != low and low in _NLTK_IRREGULAR:      # only with lowercase=off
+            if low[-1:] not in _STEM_TRIGGERS and low not in _NLTK_IRREGULAR:
+                s = low                                     # no Porter rule ends in this letter
+            elif word != low and low in _NLTK_IRREGULAR:    # only with lowercase=off
                 st = self.stemmer
                 s = low if len(word) <= 2 else st._step5(st._step4(st._step3(st._step2(
                     st._step1c(st._step1b(st._step1a(low)))))))
