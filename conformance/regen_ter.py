@@ -148,6 +148,8 @@ EDGE_CASES: list[tuple[str, str, list[str], list[list[str]], dict[str, bool]]] =
      [["it's\twe", "it 's we"]], {"normalized": True}),
     ("retokenize-dot", "x's. splits 's only on the second pass", ["x 's .", "x's ."], [["x's.", "x's."]],
      {"normalized": True}),
+    ("wide-beam", "1 word vs 101: the beam widens to ceil(101/2 + 25) = 76 and cuts the last row on the left",
+     ["w17", "w3 w90"], [[" ".join(f"w{i}" for i in range(101)), " ".join(f"w{i}" for i in range(120))]], {}),
     ("whitespace", "Unicode spaces and U+001C split tokens", ["a\u3000b\x1cc d"], [["a b\u00a0c\td"]], {}),
     ("entities", "entities unescaped only when normalising", ["&quot;hi&quot; &amp; &lt;b&gt;"],
      [['"hi" & <b>']], {"normalized": True}),
