@@ -29,7 +29,8 @@ _LEX = ("adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact n
         "adj.ppl").split()
 _CATEGORY = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
 _FILES = ("index.noun index.verb index.adj index.adv data.noun data.verb data.adj data.adv noun.exc "
-          "verb.exc adj.exc adv.exc index.sense cntlist.rev").split()
+          "verb.exc adj.exc adv.exc").split()
+_OPTIONAL = ("index.sense", "cntlist.rev")   # wordnet-sense-index; NLTK reads them only for sense keys/counts
 
 
 def lexnames_text() -> str:
@@ -48,7 +49,7 @@ def nltk_data_dir(source: Path = SYSTEM_WORDNET) -> Path:
         tmp = cache / "corpora" / "wordnet.tmp"
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
-        for f in _FILES:
+        for f in [*_FILES, *(x for x in _OPTIONAL if (source / x).is_file())]:
             shutil.copyfile(source / f, tmp / f)
         (tmp / "lexnames").write_text(lexnames_text())
         shutil.rmtree(target, ignore_errors=True)
