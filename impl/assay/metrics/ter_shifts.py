@@ -7,9 +7,10 @@ id sequences. The search is tercom's, with the limits and tie rules of sacrebleu
 - **Edit distance**: unit-cost insertions, deletions, substitutions over a table whose rows are
   hypothesis words and columns reference words. Row ``i`` (1-based) only computes the columns
   ``[d - b, d + b)`` around the pseudo-diagonal ``d = floor(i * n_ref / n_hyp)``, ``b = 25``
-  (``ceil(ratio / 2 + 25)`` when ``ratio / 2 > 25``); the last row is always computed to the
-  end. Row 0 is complete. Outside the beam a cell is unreachable, so very unequal or very
-  long pairs can get more edits than the true Levenshtein distance.
+  (``ceil(ratio / 2 + 25)`` when ``ratio / 2 > 25``); the last row is computed to the end but
+  cut on the left like the others. Row 0 is complete. Outside the beam a cell is unreachable,
+  so very unequal or very long pairs can get more edits than the true Levenshtein distance
+  (one word against a 101-word reference containing it: 101 edits, not 100).
 - **Alignment** (which words are errors, where each reference word sits in the hypothesis): the
   path is traced back from the last cell preferring match/substitution, then a hypothesis-only
   step, then a reference-only step. A reference word skipped by the path is aligned to the last
@@ -23,7 +24,12 @@ id sequences. The search is tercom's, with the limits and tie rules of sacrebleu
 - **Ranking**: largest edit-distance gain, then longer span, then earlier hypothesis start,
   then earlier insertion point. A shift is made when its gain is positive (it costs 1 edit).
 - **Budget**: at most 1000 candidate evaluations per hypothesis/reference pair, summed over
-  rounds; the round in which the budget runs out ends the search *without* making its shift.
+  rounds; the round in which the budget runs out ends the search *without* making its shift
+  (so the order in which that round enumerates candidates cannot show in any result).
+
+Each rule above changes results on the differential corpora when altered (checked by mutating
+it: e.g. preferring a reference-only step over a hypothesis-only one changes 13 of 2060 cases,
+making the exhausted round's shift changes 19, beam 24 instead of 25 changes 2).
 """
 from __future__ import annotations
 
