@@ -1,6 +1,6 @@
 """METEOR speed: assay meteor/nltk vs NLTK 3.10.4 meteor_score, in one process (ratio, not absolute times).
 
-    python conformance/bench_meteor.py [--corpus DIR] [--segments 10000] [--repeats 1]
+    python conformance/bench_meteor.py [--corpus DIR] [--segments 10000] [--repeats 2]
 
 Segments: ``meteor-example`` of ``../shared/corpora`` (or ``$ASSAY_CORPORA``): WMT09 newstest2009
 and the two X-Ray systems, each hypothesis with its reference, topped up (or replaced, when the
@@ -11,7 +11,8 @@ scoring only. assay: ``assay.sentence_scores("meteor", hyps, [refs], "nltk")`` (
 NLTK: ``meteor_score([ref], hyp, wordnet=wn)`` per segment. Prints both CPU times
 (``time.process_time``: steadier than wall time on a shared machine), the ratio and the largest
 absolute score difference (the scores must agree). Each side starts cold (assay builds its stem and
-synonym caches inside the timed call; the per-unique-word stemming and WordNet lookups dominate).
+synonym caches inside the first timed call; the per-unique-word stemming and WordNet lookups
+dominate it); later repeats show a process whose caches are warm (NLTK caches nothing per word).
 """
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=os.environ.get("ASSAY_CORPORA") or str(ROOT.parent / "shared" / "corpora"))
     ap.add_argument("--segments", type=int, default=10000)
-    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--repeats", type=int, default=2)
     args = ap.parse_args()
     hyps, refs, desc = corpus(Path(args.corpus) / "meteor-example", args.segments)
     print(f"corpus: {desc}")
@@ -64,17 +65,22 @@ def main() -> None:
     from assay.wordnet import load
     load()
 
-    t_assay = t_nltk = float("inf")
-    for _ in range(args.repeats):
+    t_assay: list[float] = []
+    t_nltk: list[float] = []
+    for _ in range(max(1, args.repeats)):
         t0 = time.process_time()
         ours = [s.value for s in assay.sentence_scores("meteor", hyps, [refs], "nltk")]
-        t_assay = min(t_assay, time.process_time() - t0)
+        t_assay.append(time.process_time() - t0)
         t0 = time.process_time()
         theirs = [meteor_score([r], h, wordnet=wn) for h, r in zip(hyps, refs)]
-        t_nltk = min(t_nltk, time.process_time() - t0)
+        t_nltk.append(time.process_time() - t0)
     diff = max(abs(a - b) for a, b in zip(ours, theirs))
-    print(f"sentence METEOR x{len(hyps)} (CPU s): assay {t_assay:.3f}s  nltk {ref.version()} {t_nltk:.3f}s  "
-          f"speed-up {t_nltk / t_assay:.1f}x  max|diff| {diff:.2e}")
+    print(f"sentence METEOR x{len(hyps)} (CPU s), first run (assay's caches cold): assay {t_assay[0]:.3f}s  "
+          f"nltk {ref.version()} {t_nltk[0]:.3f}s  speed-up {t_nltk[0] / t_assay[0]:.1f}x  max|diff| {diff:.2e}")
+    if len(t_assay) > 1:
+        a, n = min(t_assay[1:]), min(t_nltk[1:])
+        print(f"sentence METEOR x{len(hyps)} (CPU s), repeat runs (best; assay's process-wide stem/synonym "
+              f"caches warm, as for a second call): assay {a:.3f}s  nltk {n:.3f}s  speed-up {n / a:.1f}x")
 
 
 if __name__ == "__main__":

@@ -75,8 +75,13 @@ KNOBS = KnobSet(
 _STEM_TRIGGERS = frozenset("sdgylirnmectu")
 
 
+#: process-wide caches (pure functions of the word; synonyms per WordNet directory)
+_STEM_CACHE: dict[str, str] = {}
+_SYN_CACHES: dict[Any, tuple[dict[str, frozenset[str]], dict[str, bool]]] = {}
+
+
 class _Matcher:
-    """The three stages for one configuration, with stem and synonym caches."""
+    """The three stages for one configuration, with (process-wide) stem and synonym caches."""
 
     def __init__(self, config: Config) -> None:
         self.lowercase = config.lowercase
@@ -85,9 +90,9 @@ class _Matcher:
         if config.synonyms:
             from .. import wordnet
             self.wordnet = wordnet.load(config.wordnet or None)
-        self._stems: dict[str, str] = {}
-        self._syns: dict[str, frozenset[str]] = {}
-        self._known: dict[str, bool] = {}
+        self._stems = _STEM_CACHE
+        self._syns, self._known = (_SYN_CACHES.setdefault(self.wordnet.dir, ({}, {}))
+                                   if self.wordnet is not None else ({}, {}))
 
     def stem(self, word: str) -> str:
         """NLTK's ``stem(word)``: lowercases; its irregular table is consulted with the word as given."""
