@@ -22,13 +22,10 @@ Each line prints the largest difference between the two tools' numbers (they mus
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import re
 import sys
-import time
 from pathlib import Path
-from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -39,6 +36,7 @@ except ImportError:  # a checkout without an installed assay
     sys.path.insert(0, str(ROOT / "impl"))
     import assay
 
+from conformance.bench_bleu import best_of, line  # noqa: E402
 from conformance.generate_docs import generate_documents  # noqa: E402
 
 RS_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
@@ -81,23 +79,6 @@ def realsumm_pairs(corpora: Path, pairs: int) -> tuple[list[str], list[str], str
 def synthetic_pairs(pairs: int) -> tuple[list[str], list[str], str]:
     hyps, refs = generate_documents(20240601, pairs, max_refs=1, kind="ascii", long_docs=True)
     return hyps, refs[0], "generated documents (conformance/generate_docs.py, seed 20240601)"
-
-
-# ----------------------------------------------------------------------------- timing
-def best_of(repeats: int, fn: Callable[[], Any]) -> tuple[float, Any]:
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
-def line(label: str, ours: float, tool: str, theirs: float, diff: float) -> str:
-    ratio = theirs / ours if ours > 0 else float("inf")
-    return (f"{label}: assay {ours:.2f}s, {tool} {theirs:.2f}s, ratio {ratio:.1f}x "
-            f"(max abs score diff {diff:.3g})")
 
 
 def rouge_score_run(hyps: list[str], refs: list[str]) -> dict[str, dict[str, float]]:
