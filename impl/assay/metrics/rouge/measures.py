@@ -29,8 +29,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .lcs import (batch_lcs_lengths, batch_lcs_positions, batch_wlcs_positions, lcs_length, match_masks,
-                  positions_from_masks, wlcs_positions)
+from .lcs import (batch_lcs_lengths, batch_lcs_positions, batch_wlcs_positions, lcs_length, lcs_ref_positions,
+                  match_masks, positions_from_masks, wlcs_positions)
 
 Doc = Sequence[Sequence[int]]
 
@@ -321,14 +321,38 @@ class PairBatch:
         return hits, tab.total[self.pair_r], tab.total[self.pair_h]
 
     # ------------------------------------------------------------------ LCS
+    # The LCS measures run on chunks of pairs whose match masks (one uint64 word per 64
+    # reference positions, for every hypothesis token of every segment pair) fit a budget, so
+    # long sentences or unsplit documents cannot blow the memory up.
+    MASK_WORDS_PER_CHUNK = 1 << 21
+
+    def _chunks(self, st: Store) -> list[np.ndarray]:
+        """Pair indices in chunks, pairs needing more words per mask last (and together)."""
+        nz = st.length > 0
+        seg_words = np.maximum((st.length + 63) // 64, 1)
+        doc_words = np.zeros(len(st.count), dtype=np.int64)
+        np.maximum.at(doc_words, st.seg_doc, seg_words)
+        doc_segs = np.bincount(st.seg_doc[nz], minlength=len(st.count)) if len(st.seg_doc) else \
+            np.zeros(len(st.count), dtype=np.int64)
+        words = doc_words[self.pair_r]
+        cost = doc_segs[self.pair_r] * st.doc_len[self.pair_h] * np.maximum(words, 1) + 1
+        order = np.argsort(words, kind="stable")
+        chunk_of = np.cumsum(cost[order]) // self.MASK_WORDS_PER_CHUNK
+        # a new chunk also where the word count changes
+        step = np.r_[True, (chunk_of[1:] != chunk_of[:-1]) | (words[order][1:] != words[order][:-1])]
+        return np.split(order, np.flatnonzero(step)[1:])
+
     def lcs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Plain ROUGE-L of the flat sequences (:func:`lcs_counts`)."""
         st = self.flat
-        n_pairs = len(self.pair_h)
-        hits = np.zeros(n_pairs, dtype=np.int64)
-        sp = _segment_pairs(st, self.pair_h, self.pair_r, self.vocab)
-        for idx, masks, hyp_len, ref_len in sp.groups():
-            hits[sp.pair[idx]] = batch_lcs_lengths(masks, hyp_len, ref_len)
+        hits = np.zeros(len(self.pair_h), dtype=np.int64)
+        for idx in self._chunks(st):
+            sp = _segment_pairs(st, self.pair_h[idx], self.pair_r[idx], self.vocab)
+            for g, masks, hyp_len, ref_len in sp.groups():
+                if masks.shape[1] > MAX_BATCH_WORDS:
+                    hits[idx[sp.pair[g]]] = [lcs_length(r, h) for r, h in _segment_lists(st, sp, g)]
+                else:
+                    hits[idx[sp.pair[g]]] = batch_lcs_lengths(masks, hyp_len, ref_len)
         return hits, st.doc_len[self.pair_r], st.doc_len[self.pair_h]
 
     @property
@@ -337,44 +361,56 @@ class PairBatch:
             self._lcs_store = Store(self.lcs_docs)
         return self._lcs_store
 
-    def sentence_pairs(self) -> "SegmentPairs":
+    def sentence_pairs(self) -> list[tuple[np.ndarray, "SegmentPairs"]]:
+        """(pair indices, their segment pairs) per chunk (kept for Lsum and W)."""
         if self._sent_pairs is None:
-            self._sent_pairs = _segment_pairs(self.lcs_store, self.pair_h, self.pair_r, self.vocab)
+            st = self.lcs_store
+            self._sent_pairs = [(idx, _segment_pairs(st, self.pair_h[idx], self.pair_r[idx], self.vocab))
+                                for idx in self._chunks(st)]
         return self._sent_pairs
 
     def union_lcs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """ROUGE-Lsum counts (:func:`union_lcs_hits`): sum_t min(U_t, count_hyp(t), count_ref(t))."""
+        hits = np.zeros(len(self.pair_h), dtype=np.float64)
+        for idx, sp in self.sentence_pairs():
+            hits[idx] = self._union_lcs_hits(self.pair_h[idx], self.pair_r[idx], sp)
+        return hits, self.lcs_store.doc_len[self.pair_r], self.flat.doc_len[self.pair_h]
+
+    def _union_lcs_hits(self, pair_h: np.ndarray, pair_r: np.ndarray, sp: "SegmentPairs") -> np.ndarray:
         st = self.lcs_store
-        n_pairs = len(self.pair_h)
-        sp = self.sentence_pairs()
-        words = sp.words
-        chosen = np.zeros((len(sp.pair), words), dtype=np.uint64)
-        for idx, masks, hyp_len, ref_len in sp.groups():
-            chosen[idx, :masks.shape[1]] = batch_lcs_positions(masks, hyp_len, ref_len)
-        hits = np.zeros(n_pairs, dtype=np.float64)
-        if len(sp.pair):
-            # union over hypothesis sentences per (pair, reference sentence)
-            key = sp.pair * (int(st.count.max()) + 1) + (sp.ref_seg - st.first[self.pair_r[sp.pair]])
-            order = np.argsort(key, kind="stable")
-            key_s = key[order]
-            starts = np.flatnonzero(np.r_[True, key_s[1:] != key_s[:-1]])
-            union = np.bitwise_or.reduceat(chosen[order], starts, axis=0)
-            g_pair, g_seg = sp.pair[order[starts]], sp.ref_seg[order[starts]]
-            # expand to positions
-            q, owner = _ranges(np.zeros(len(starts), dtype=np.int64), st.length[g_seg])
-            bits = (union[owner, q >> 6] >> (q & 63).astype(np.uint64)) & np.uint64(1)
-            sel = bits.astype(bool)
-            pair_u = g_pair[owner[sel]]
-            tok_u = st.tokens[st.start[g_seg[owner[sel]]] + q[sel]]
-            ukeys, ucounts = np.unique(pair_u * self.vocab + tok_u, return_counts=True)
-            up = ukeys // self.vocab
-            ut = ukeys - up * self.vocab
-            uni = self.table(("n", 1))
-            hc = uni.lookup(self.pair_h[up], ut)
-            rc = uni.lookup(self.pair_r[up], ut)
-            hits = np.bincount(up, weights=np.minimum(np.minimum(ucounts, hc), rc), minlength=n_pairs)
-        ref_count = st.doc_len[self.pair_r]
-        return hits, ref_count, self.flat.doc_len[self.pair_h]
+        n_pairs = len(pair_h)
+        chosen = np.zeros((len(sp.pair), sp.words), dtype=np.uint64)
+        for g, masks, hyp_len, ref_len in sp.groups():
+            w = masks.shape[1]
+            if w > MAX_BATCH_WORDS:
+                full = (1 << 64) - 1
+                chosen[g, :w] = np.array([[(x >> (64 * k)) & full for k in range(w)]
+                                          for x in (lcs_ref_positions(r, h) for r, h in _segment_lists(st, sp, g))],
+                                         dtype=np.uint64).reshape(-1, w)
+            else:
+                chosen[g, :w] = batch_lcs_positions(masks, hyp_len, ref_len)
+        if not len(sp.pair):
+            return np.zeros(n_pairs, dtype=np.float64)
+        # union over hypothesis sentences per (pair, reference sentence)
+        key = sp.pair * (len(st.length) + 1) + sp.ref_seg
+        order = np.argsort(key, kind="stable")
+        key_s = key[order]
+        starts = np.flatnonzero(np.r_[True, key_s[1:] != key_s[:-1]])
+        union = np.bitwise_or.reduceat(chosen[order], starts, axis=0)
+        g_pair, g_seg = sp.pair[order[starts]], sp.ref_seg[order[starts]]
+        # the tokens at the union's positions
+        q, owner = _ranges(np.zeros(len(starts), dtype=np.int64), st.length[g_seg])
+        bits = (union[owner, q >> 6] >> (q & 63).astype(np.uint64)) & np.uint64(1)
+        sel = np.flatnonzero(bits)
+        pair_u = g_pair[owner[sel]]
+        tok_u = st.tokens[st.start[g_seg[owner[sel]]] + q[sel]]
+        ukeys, ucounts = np.unique(pair_u * self.vocab + tok_u, return_counts=True)
+        up = ukeys // self.vocab
+        ut = ukeys - up * self.vocab
+        uni = self.table(("n", 1))
+        hc = uni.lookup(pair_h[up], ut)
+        rc = uni.lookup(pair_r[up], ut)
+        return np.bincount(up, weights=np.minimum(np.minimum(ucounts, hc), rc), minlength=n_pairs)
 
     def union_wlcs(self, weight: float) -> np.ndarray:
         """ROUGE-W weighted hits per pair (:func:`union_wlcs_hits`), vectorised:
@@ -384,9 +420,15 @@ class PairBatch:
         consecutive positions ending in a hit adds f(hits since the last addition in the
         sentence). Additions are summed per pair in the tool's order (bincount adds in order).
         """
+        total = np.zeros(len(self.pair_h), dtype=np.float64)
+        for idx, sp in self.sentence_pairs():
+            total[idx] = self._union_wlcs_hits(self.pair_h[idx], self.pair_r[idx], sp, weight)
+        return total
+
+    def _union_wlcs_hits(self, pair_h: np.ndarray, pair_r: np.ndarray, sp: "SegmentPairs",
+                         weight: float) -> np.ndarray:
         st = self.lcs_store
-        n_pairs = len(self.pair_h)
-        sp = self.sentence_pairs()
+        n_pairs = len(pair_h)
         total = np.zeros(n_pairs, dtype=np.float64)
         if not len(sp.pair):
             return total
@@ -407,7 +449,7 @@ class PairBatch:
         pair = ps // (len(st.length) + 1)
         tok = st.tokens[st.start[seg] + pos]
         uni = self.table(("n", 1))
-        limit = np.minimum(uni.lookup(self.pair_h[pair], tok), uni.lookup(self.pair_r[pair], tok))
+        limit = np.minimum(uni.lookup(pair_h[pair], tok), uni.lookup(pair_r[pair], tok))
         # rank of each position among the union positions of its token in its pair (stable order)
         tkey = pair * self.vocab + tok
         order = np.argsort(tkey, kind="stable")
@@ -433,6 +475,21 @@ class PairBatch:
         return np.bincount(pair[fl], weights=f[cnt], minlength=n_pairs)
 
 
+# Segment pairs needing more 64-bit words than this (references over 256 tokens) go through the
+# per-pair functions: Python's big ints beat a numpy loop over many words for the few such pairs.
+MAX_BATCH_WORDS = 4
+
+
+def _segment_lists(st: Store, sp: "SegmentPairs", idx: np.ndarray) -> list[tuple[list[int], list[int]]]:
+    """(reference tokens, hypothesis tokens) of the segment pairs ``idx`` as lists."""
+    toks = st.tokens
+    out = []
+    for r, h in zip(sp.ref_seg[idx].tolist(), sp.hyp_seg[idx].tolist()):
+        rs, hs = int(st.start[r]), int(st.start[h])
+        out.append((toks[rs:rs + int(st.length[r])].tolist(), toks[hs:hs + int(st.length[h])].tolist()))
+    return out
+
+
 class SegmentPairs:
     """The (reference segment, hypothesis segment) pairs of every document pair that share a
     token, with the match mask of each hypothesis token in the reference segment."""
@@ -456,11 +513,12 @@ def _segment_pairs(st: Store, pair_h: np.ndarray, pair_r: np.ndarray, vocab: int
     """Every non-empty (reference segment, hypothesis segment) pair of each document pair that shares
     a token, with the hypothesis tokens' match masks (bit i: reference position i)."""
     n_docs = len(st.count)
-    words = max(1, (int(st.length.max()) + 63) // 64) if len(st.length) else 1
     # reference side: per (document, token) a row; per row and segment of the document a mask
     ref_docs = np.unique(pair_r)
     in_ref = np.zeros(n_docs, dtype=bool)
     in_ref[ref_docs] = True
+    ref_lengths = st.length[in_ref[st.seg_doc]] if len(st.length) else st.length
+    words = max(1, (int(ref_lengths.max()) + 63) // 64) if len(ref_lengths) else 1
     tok_ok = in_ref[st.tok_doc]
     t_idx = np.flatnonzero(tok_ok)
     t_doc = st.tok_doc[t_idx]
