@@ -24,7 +24,7 @@ the LCS measures over all (reference sentence, hypothesis sentence) pairs sharin
 from __future__ import annotations
 
 from collections import Counter
-from itertools import compress
+from itertools import chain, compress
 from typing import Any, Sequence
 
 import numpy as np
@@ -184,7 +184,7 @@ class Store:
         self.first = np.concatenate([[0], np.cumsum(self.count)])[:-1].astype(np.int64)
         self.length = np.array(lengths, dtype=np.int64)
         self.start = np.concatenate([[0], np.cumsum(self.length)])[:-1].astype(np.int64)
-        self.tokens = np.fromiter((t for d in docs for s in d for t in s), dtype=np.int64,
+        self.tokens = np.fromiter(chain.from_iterable(chain.from_iterable(docs)), dtype=np.int64,
                                   count=int(self.length.sum()))
         self.seg_doc = np.repeat(np.arange(len(docs)), self.count)
         self.doc_len = np.bincount(self.seg_doc, weights=self.length, minlength=len(docs)).astype(np.int64) \
