@@ -22,7 +22,7 @@ import assay
 from assay.metrics import get_family
 from assay.metrics import ter_shifts
 from assay.metrics.ter_shifts import BitRows, Limits, Scorer, _out_of_beam_floor, ter_edits
-from assay.metrics.tokenizers.ter import TokenizerTercom
+from assay.tokenizers.ter import TokenizerTercom
 from conformance.strategies import corpus, segment
 
 SWITCH = st.fixed_dictionaries({}, optional={k: st.booleans() for k in

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import assay
-from assay.metrics.tokenizers.ter import TokenizerTercom
+from assay.tokenizers.ter import TokenizerTercom
 from conformance.fixture_io import within
 from conformance.references import ter_ref
 from conformance.regen_ter import HARD_KINDS, ter_corpus

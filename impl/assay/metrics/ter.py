@@ -21,7 +21,7 @@ from ..errors import InputError, KnobError
 from ..knobs import Config, Knob, KnobSet, parse_bool
 from ..profiles import Profile, register
 from ..stats import SegmentStats
-from .tokenizers.ter import TokenizerTercom
+from ..tokenizers.ter import TokenizerTercom
 from .base import MetricFamily, Refs, Segments
 from .ter_shifts import BEAM_WIDTH, MAX_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, Limits, ter_edits
 
