@@ -8,9 +8,9 @@ sacrebleu installed in another virtualenv.
 """
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
+
+from conformance.references.jsonl import serve
 
 
 def _bleu_object(sacrebleu: Any, knobs: dict[str, Any], level: str) -> Any:
@@ -69,14 +69,7 @@ def version() -> str:
 
 
 def main() -> None:
-    for line in sys.stdin:
-        req = json.loads(line)
-        try:
-            out = {"result": bleu(req["hyps"], req["refs"], req["knobs"], req.get("level", "corpus")),
-                   "version": version()}
-        except Exception as exc:  # recorded as data: the tool's own failure
-            out = {"error": f"{type(exc).__name__}: {exc}", "version": version()}
-        print(json.dumps(out), flush=True)
+    serve(bleu, version)
 
 
 if __name__ == "__main__":

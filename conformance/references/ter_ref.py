@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Iterable
+
+from conformance.references.jsonl import serve
 
 SWITCHES = ("normalized", "no_punct", "asian_support", "case_sensitive")
 
@@ -54,14 +55,7 @@ def version() -> str:
 
 
 def main() -> None:
-    for line in sys.stdin:
-        req = json.loads(line)
-        try:
-            out = {"result": ter(req["hyps"], req["refs"], req["knobs"], req.get("level", "corpus")),
-                   "version": version()}
-        except Exception as exc:  # recorded as data: the tool's own failure
-            out = {"error": f"{type(exc).__name__}: {exc}", "version": version()}
-        print(json.dumps(out), flush=True)
+    serve(ter, version)
 
 
 def run_other(python: str, requests: Iterable[dict[str, Any]], timeout: float = 3600) -> list[dict[str, Any]]:
