@@ -8,6 +8,7 @@
                 [--profile NAME] [--set KNOB=VALUE …] [--format text|json] [--width N]
     assay profiles [METRIC]
     assay knobs METRIC
+    assay compare | report | audit | conform …   (modules in assay/commands/)
 
 Errors print one line ``assay: error: …`` and exit with status 2 (no traceback).
 """
@@ -20,6 +21,7 @@ from typing import Any, Sequence
 
 from . import api
 from ._version import __version__
+from .commands import add_command_parsers
 from .errors import AssayError, InputError, KnobError
 from .io import check_aligned, read_segments
 from .knobs import describe
@@ -51,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also print each image's scores (COCOEvalCap.evalImgs)")
 
     add_significance_parser(sub)
+    add_command_parsers(sub)
 
     pr = sub.add_parser("profiles", help="list profiles and their knob values")
     pr.add_argument("metric", nargs="?", help="only this metric")
@@ -194,8 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handlers = {"score": cmd_score, "profiles": cmd_profiles, "knobs": cmd_knobs,
                 "significance": cmd_significance}
+    handler = handlers.get(args.command) or args.handler
     try:
-        return handlers[args.command](args)
+        return handler(args)
     except AssayError as exc:
         print(f"assay: error: {exc}", file=sys.stderr)
         return exc.exit_code
