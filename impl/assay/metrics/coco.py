@@ -5,9 +5,9 @@ COCOEvalCap tokenises references and results with its PTBTokenizer (``tokenize=p
 
 - ``Bleu_1..Bleu_4``: the ``bleu/coco`` profile (BleuScorer's epsilons, ``closest`` reference
   length; ``bleu_ref_length`` knob), corpus-level counts;
-- ``ROUGE_L``: per image, the LCS of the hypothesis with each reference on ``split(" ")``
-  tokens, **max P and max R taken independently** over references, F_beta with beta = 1.2
-  (``(1+b^2) P R / (R + b^2 P)``, 0 when P or R is 0), mean over images;
+- ``ROUGE_L``: the ``rouge/coco`` profile (per image, the LCS of the hypothesis with each
+  reference on ``split(" ")`` tokens, **max P and max R taken independently** over references,
+  F_beta with beta = 1.2, mean over images; ``rouge_beta`` sets the rouge family's ``beta``);
 - ``CIDEr``: the ``cider/coco`` profile (CIDEr-D, idf over the evaluated references);
 - ``METEOR``: reported only when assay has a METEOR family; otherwise it is *omitted* (see
   ``components["omitted"]``), never estimated.
@@ -80,53 +80,20 @@ def tokenised_strings(captions: Sequence[Any], config: Mapping[str, Any]) -> lis
 
 
 # ----------------------------------------------------------------------------- ROUGE-L (COCO)
-def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
-    """LCS length, bit-parallel (Allison-Dix/Hyyrö): one big int of |a| bits, one step per token of b."""
-    if not a or not b:
-        return 0
-    masks: dict[str, int] = {}
-    for i, tok in enumerate(a):
-        masks[tok] = masks.get(tok, 0) | (1 << i)
-    full = (1 << len(a)) - 1
-    v = full
-    get = masks.get
-    for tok in b:
-        u = v & get(tok, 0)
-        if u:
-            v = ((v + u) | (v - u)) & full
-    return len(a) - v.bit_count()
-
-
 def coco_rouge_l(hyps: Sequence[str], refs: Sequence[Sequence[str]], beta: float = BETA) -> np.ndarray:
-    """Per image (P, R, F): pycocoevalcap's Rouge.calc_score on ``split(" ")`` tokens.
-
-    P and R are maximised independently over the references (they may come from different ones).
-    """
-    out = np.zeros((len(hyps), 3))
-    b2 = beta * beta
-    for i, (hyp, group) in enumerate(zip(hyps, refs)):
-        h = hyp.split(" ")
-        best_p = best_r = 0.0
-        for ref in group:
-            r = ref.split(" ")
-            lcs = lcs_length(r, h)
-            best_p = max(best_p, lcs / len(h))
-            best_r = max(best_r, lcs / len(r))
-        f = ((1 + b2) * best_p * best_r) / (best_r + b2 * best_p) if best_p != 0 and best_r != 0 else 0.0
-        out[i] = (best_p, best_r, f)
-    return out
+    """Per image (P, R, F) of pycocoevalcap's Rouge: the ``rouge/coco`` profile (``refs`` per image)."""
+    width = max((len(g) for g in refs), default=1)
+    streams = [[g[j] if j < len(g) else None for g in refs] for j in range(width)]
+    return _rouge_rows(hyps, streams, beta)
 
 
-def _rouge_family_profile() -> bool:
-    """True when the rouge family has a ``coco`` profile (then it computes ROUGE_L here)."""
-    from . import METRIC_NAMES
-    if "rouge" not in METRIC_NAMES:
-        return False
-    try:
-        get_profile("rouge", "coco")
-    except KnobError:
-        return False
-    return True
+def _rouge_rows(hyps: Sequence[str], streams: Sequence[Sequence[str | None]], beta: float) -> np.ndarray:
+    from ..api import make_config
+    from . import get_family
+    config = make_config("rouge", "coco", "corpus", beta=beta)[0]
+    stats = get_family("rouge").segment_stats(list(hyps), streams, config)
+    cols = stats.columns
+    return stats.rows[:, [cols.index("rougeL:p"), cols.index("rougeL:r"), cols.index("rougeL:f")]]
 
 
 def _meteor_profile() -> str | None:
@@ -170,12 +137,8 @@ class Coco(MetricFamily):
 
         bleu = get_family("bleu").segment_stats(hyp_s, streams, self._bleu_config(config))
         cider = get_family("cider").segment_stats(hyp_s, streams, self._cider_config(config))
-        rouge = coco_rouge_l(hyp_s, groups, config.rouge_beta)
-        rouge_source = "assay.metrics.coco.coco_rouge_l"
-        if _rouge_family_profile() and config.rouge_beta == BETA:
-            from ..api import sentence_scores
-            rouge[:, 2] = [s.value for s in sentence_scores("rouge", hyp_s, streams, "coco")]
-            rouge_source = "rouge/coco"
+        rouge = _rouge_rows(hyp_s, streams, config.rouge_beta)
+        rouge_source = "rouge/coco" if config.rouge_beta == BETA else f"rouge/coco beta={config.rouge_beta}"
         columns = tuple([f"bleu:{c}" for c in bleu.columns] + ["rouge:p", "rouge:r", "rouge:f"]
                         + [f"cider:{c}" for c in cider.columns])
         rows = np.hstack([bleu.rows, rouge, cider.rows])

@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ...errors import InputError, KnobError
-from ...knobs import Alias, Config, Knob, KnobSet, parse_bool
+from ...knobs import Alias, Config, Knob, KnobSet, parse_bool, parse_optional_float
 from ...profiles import Profile, register
 from ...stats import SegmentStats
 from ..base import MetricFamily, Refs, Segments
@@ -92,8 +92,17 @@ def _validate(values: Mapping[str, Any]) -> None:
     if values["sentence_split"] == "marker" and not values["sentence_marker"]:
         raise KnobError("sentence_split=marker needs sentence_marker")
     if values["averaging"] == "token":
-        if values["multi_ref"] == "average":
-            raise KnobError("averaging=token pools counts; multi_ref=average has no counts to pool")
+        if values["multi_ref"] in ("average", "max-pr"):
+            raise KnobError(f"averaging=token pools counts; multi_ref={values['multi_ref']} has no counts to pool")
+    beta = values["beta"]
+    if beta is not None:
+        if not beta > 0:
+            raise KnobError(f"beta must be positive, got {beta}")
+        if values["alpha"] != 0.5:
+            raise KnobError("beta (F_beta, pycocoevalcap's form) replaces alpha: set one of them "
+                            f"(got beta={beta}, alpha={values['alpha']}); beta=none uses alpha")
+        if values["aggregate"] == "perl-bootstrap" or values["f_from_rounded_pr"] is not None:
+            raise KnobError("beta is pycocoevalcap's F form; ROUGE-1.5.5's bootstrap/rounding use alpha (-p)")
     if values["aggregate"] == "perl-bootstrap" and values["averaging"] == "pr-mean":
         raise KnobError("aggregate=perl-bootstrap reproduces ROUGE-1.5.5, which has no averaging=pr-mean")
     if values["bootstrap_samples"] < 1:
@@ -124,7 +133,8 @@ KNOBS = KnobSet(
              "rougeSU<g>/rougeSU* (plus unigrams)", parse_types,
              tool_names="rouge-score rouge_types; ROUGE-1.5.5 -n N, -x, -w, -2 G -u/-U"),
         Knob("tokenizer", "rouge-score", "rouge155 (ASCII lowercasing, bytes), rouge-score (Unicode lower(), "
-             "then the same ASCII filter), unicode (keeps letters of every script; no tool)", str, TOKENIZERS,
+             "then the same ASCII filter), unicode (keeps letters of every script; no tool), space (str.split(' ') "
+             "exactly, no filtering: pycocoevalcap Rouge)", str, TOKENIZERS,
              tool_names="rouge-score tokenizer"),
         Knob("lowercase", True, "lowercase before tokenising (rouge-metric PyRouge: no)", parse_bool),
         Knob("stemmer", "none", "none, rouge155 (WordNet-2.0 exceptions then ROUGE's Porter variant), porter-nltk "
@@ -155,11 +165,15 @@ KNOBS = KnobSet(
              "a 1-token text has no units) | count", str, ("skip", "count")),
         Knob("alpha", 0.5, "F = P*R / ((1-alpha)*P + alpha*R); alpha -> 1 favours precision", float,
              tool_names="ROUGE-1.5.5 -p"),
+        Knob("beta", None, "None, or F_beta = (1+beta^2) P R / (R + beta^2 P) in that float form, 0 when P or R "
+             "is 0 (pycocoevalcap Rouge: 1.2); replaces alpha (= 1/(1+beta^2), leave alpha at 0.5)",
+             parse_optional_float, tool_names="pycocoevalcap Rouge.beta"),
         Knob("f_from_rounded_pr", None, "None, or 5: round each evaluation's P and R to 5 decimals, compute F "
              "from them and round it (ROUGE-1.5.5)", parse_optional_int, (None, 5)),
         Knob("multi_ref", "best-f", "several references: pool (ROUGE-1.5.5 -f A), best-recall (-f B), best-f "
-             "(rouge-score score_multi), average (torchmetrics avg)", str,
-             ("pool", "best-recall", "best-f", "average")),
+             "(rouge-score score_multi), average (torchmetrics avg), max-pr (pycocoevalcap Rouge: max P and max R "
+             "over references independently, F of those)", str,
+             ("pool", "best-recall", "best-f", "average", "max-pr")),
         Knob("averaging", "document", "corpus value: document = mean of per-document P, R, F (-t 0, rouge-score); "
              "token = P, R, F of pooled counts (-t 1); pr-mean = mean P, mean R, F of those (rouge-metric PyRouge "
              "mode='average')", str, ("document", "token", "pr-mean")),
@@ -303,6 +317,7 @@ class Rouge(MetricFamily):
         su = config.su_last_unigram
         rounding = config.f_from_rounded_pr
         alpha = config.alpha
+        beta = config.beta
         # tokenise every distinct text once (hypotheses and references share the cache)
         doc_ids: dict[str, int] = {}
         docs: list[_Doc] = []
@@ -352,8 +367,14 @@ class Rouge(MetricFamily):
                 rows[:, base] = hits
                 rows[:, base + 1] = ref_count
                 rows[:, base + 2] = peer_count
-                p, r, f = combine.evaluate_arrays(hits, ref_count, peer_count, w, alpha, rounding)
+                p, r, f = combine.evaluate_arrays(hits, ref_count, peer_count, w, alpha, rounding, beta)
                 rows[:, base + 3], rows[:, base + 4], rows[:, base + 5] = p, r, f
+                continue
+            if config.multi_ref == "max-pr":   # vectorised: per-pair P, R, then maxima per document
+                sums, prf3 = combine.max_pr_arrays(hits, ref_count, peer_count, first_pair, w, alpha, rounding, beta)
+                for k in range(3):
+                    rows[:, base + k] = sums[k]
+                    rows[:, base + 3 + k] = prf3[k]
                 continue
             hl, rl, pl = hits.tolist(), ref_count.tolist(), peer_count.tolist()
             for i in range(len(hyps)):
@@ -363,7 +384,7 @@ class Rouge(MetricFamily):
                 if w is not None and config.multi_ref == "best-recall" and len(per_ref) > 1:
                     keys = [c[0] / wlcs_ref_sum(_lcs_side(docs[pair_r[k]]), w) if c[1] > 0 else 0.0
                             for k, c in zip(range(lo, lo + n_refs[i]), per_ref)]
-                counts, prf = combine.combine_refs(per_ref, config.multi_ref, w, alpha, rounding, keys)
+                counts, prf = combine.combine_refs(per_ref, config.multi_ref, w, alpha, rounding, keys, beta)
                 row = rows[i]
                 row[base:base + 3] = counts
                 row[base + 3:base + 6] = prf
@@ -416,7 +437,7 @@ class Rouge(MetricFamily):
         sums = np.asarray(sums, dtype=np.float64)
         if config.averaging == "document":
             return sums[:, 6] / sums[:, 0]
-        return combine.pooled_prf(sums[:, 1], sums[:, 2], sums[:, 3], config.alpha)[2]
+        return combine.pooled_prf(sums[:, 1], sums[:, 2], sums[:, 3], config.alpha, beta=config.beta)[2]
 
     # ------------------------------------------------------------------ presentation
     def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
@@ -496,13 +517,14 @@ def _aggregate(t: str, counts: np.ndarray, prf: np.ndarray, config: Config) -> d
     if averaging == "token":
         # pooled ratios; ROUGE-W too: ROUGE-1.5.5 -t 1 divides its weighted counts without f^-1
         tot = counts.sum(axis=0)
-        p, r, f = (float(x[0]) for x in combine.pooled_prf(tot[0:1], tot[1:2], tot[2:3], config.alpha))
+        p, r, f = (float(x[0]) for x in combine.pooled_prf(tot[0:1], tot[1:2], tot[2:3], config.alpha,
+                                                           beta=config.beta))
         return {"p": p, "r": r, "f": f, "hits": _num(tot[0]), "ref_count": _num(tot[1]), "peer_count": _num(tot[2])}
     n = len(prf)
     p = float(np.sum(prf[:, 0]) / n)
     r = float(np.sum(prf[:, 1]) / n)
     if averaging == "pr-mean":
-        return {"p": p, "r": r, "f": combine.f_measure(p, r, config.alpha)}
+        return {"p": p, "r": r, "f": combine.f_measure(p, r, config.alpha, beta=config.beta)}
     return {"p": p, "r": r, "f": float(np.sum(prf[:, 2]) / n)}
 
 
@@ -533,6 +555,14 @@ _ROUGE155 = dict(types=("rouge1", "rouge2", "rougeLsum"), tokenizer="rouge155", 
                  stopwords="none", sentence_split="newline", multi_ref="pool", averaging="document",
                  aggregate="perl-bootstrap", bootstrap_samples=1000, confidence=95.0, alpha=0.5,
                  f_from_rounded_pr=5, su_last_unigram="skip", byte_limit_lcs="perl")
+_COCO = dict(types=("rougeL",), tokenizer="space", lowercase=False, stemmer="none", stopwords="none",
+             sentence_split="none", multi_ref="max-pr", averaging="document", aggregate="mean", alpha=0.5, beta=1.2,
+             f_from_rounded_pr=None, length_limit_words=None, length_limit_bytes=None, empty_document="zero")
+register(Profile(
+    "rouge", "coco", "pycocoevalcap", ("1.2",), _COCO,
+    "pycocoevalcap's Rouge (COCO caption toolkit): str.split(' ') tokens as given (no lowercasing or filtering; "
+    "COCOEvalCap runs its PTBTokenizer first, see the coco metric), LCS with each reference, max P and max R "
+    "taken independently over the references, F_beta with beta = 1.2; corpus ROUGE_L = mean of per-image F."))
 register(Profile(
     "rouge", "rouge-1.5.5", "ROUGE-1.5.5.pl", ("1.5.5",), _ROUGE155,
     "ROUGE-1.5.5.pl -n 2 (plus its ROUGE-L = rougeLsum), SPL input (one sentence per line): ASCII lowercasing, "

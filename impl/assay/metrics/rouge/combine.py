@@ -16,6 +16,13 @@ Several references (``multi_ref``):
 - ``best-f`` (rouge-score ``score_multi``): per measure the reference with the highest F, first
   wins ties (R03: 0.8).
 - ``average`` (torchmetrics ``accumulate="avg"``): the mean of P, of R and of F (R03: 0.73333).
+- ``max-pr`` (pycocoevalcap ``Rouge``): P = max over references of hits/|hyp|, R = max over
+  references of hits/|ref|, independently (they may come from different references), and F of
+  those two (research R18: 0.87143 with beta 1.2, where best-f and -f B give 0.8).
+
+F_beta (``beta``, pycocoevalcap's form): F = (1+b^2) P R / (R + b^2 P), evaluated in that order
+so the floats equal the tool's, and 0 when P or R is 0. It is the alpha form with
+alpha = 1/(1+b^2), but a different float expression; when ``beta`` is given it replaces alpha.
 """
 from __future__ import annotations
 
@@ -31,12 +38,30 @@ def round5(x: float) -> float:
     return float(f"{x:.5f}")
 
 
-def f_measure(p: float, r: float, alpha: float, perl_form: bool = False) -> float:
-    """F = P*R / ((1-alpha)*P + alpha*R); 0 when the denominator is 0.
+def f_beta(p: float, r: float, beta: float) -> float:
+    """pycocoevalcap's ``((1 + beta**2) * P * R) / (R + beta**2 * P)``; 0 when P or R is 0."""
+    if p == 0 or r == 0:
+        return 0.0
+    b2 = beta ** 2
+    return ((1 + b2) * p * r) / (r + b2 * p)
+
+
+def f_beta_array(p: np.ndarray, r: np.ndarray, beta: float) -> np.ndarray:
+    """Vectorised :func:`f_beta` (the same IEEE operations in the same order)."""
+    b2 = beta ** 2
+    ok = (p != 0) & (r != 0)
+    den = r + b2 * p
+    return np.divide((1 + b2) * p * r, den, out=np.zeros_like(den), where=ok)
+
+
+def f_measure(p: float, r: float, alpha: float, perl_form: bool = False, beta: float | None = None) -> float:
+    """F = P*R / ((1-alpha)*P + alpha*R); 0 when the denominator is 0 (``beta``: :func:`f_beta`).
 
     ``perl_form=False`` with alpha = 0.5 evaluates rouge-score's ``2*P*R/(P+R)`` literally, so the
     floats agree bit for bit; ``perl_form`` keeps ROUGE-1.5.5's expression.
     """
+    if beta is not None:
+        return f_beta(p, r, beta)
     if alpha == 0.5 and not perl_form:
         return 2 * p * r / (p + r) if p + r > 0 else 0.0
     den = (1.0 - alpha) * p + alpha * r
@@ -54,13 +79,18 @@ def ratios(counts: Counts, weight: float | None) -> tuple[float, float]:
     return p, r
 
 
-def evaluate(counts: Counts, weight: float | None, alpha: float, rounding: int | None) -> tuple[float, float, float]:
+def evaluate(counts: Counts, weight: float | None, alpha: float, rounding: int | None,
+             beta: float | None = None) -> tuple[float, float, float]:
     """(P, R, F) of one evaluation, with ROUGE-1.5.5's rounding when ``rounding`` is set."""
     p, r = ratios(counts, weight)
+    return _finish(p, r, alpha, rounding, beta)
+
+
+def _finish(p: float, r: float, alpha: float, rounding: int | None, beta: float | None) -> tuple[float, float, float]:
     if rounding is not None:
         p, r = round5(p), round5(r)
-        return p, r, round5(f_measure(p, r, alpha, perl_form=True))
-    return p, r, f_measure(p, r, alpha)
+        return p, r, round5(f_measure(p, r, alpha, perl_form=True, beta=beta))
+    return p, r, f_measure(p, r, alpha, beta=beta)
 
 
 def round5_array(x: np.ndarray) -> np.ndarray:
@@ -69,10 +99,29 @@ def round5_array(x: np.ndarray) -> np.ndarray:
 
 
 def evaluate_arrays(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, weight: float | None, alpha: float,
-                    rounding: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    rounding: int | None, beta: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`evaluate` of many evaluations, element for element the same floats: the same IEEE
     divisions and products in the same order; the root of ROUGE-W and the rounding go through
     Python's own ``**`` and formatting (numpy's vectorised ``power`` may differ in the last bit)."""
+    p, r = _pr_arrays(hits, ref, peer, weight, rounding)
+    return p, r, _f_arrays(p, r, alpha, rounding, beta)
+
+
+def _f_arrays(p: np.ndarray, r: np.ndarray, alpha: float, rounding: int | None, beta: float | None) -> np.ndarray:
+    """F of P and R arrays (P and R already rounded when ``rounding`` is set; F is rounded too)."""
+    if rounding is not None:
+        if beta is not None:
+            return round5_array(f_beta_array(p, r, beta))
+        den = (1.0 - alpha) * p + alpha * r
+        f = np.divide(p * r, den, out=np.zeros_like(den), where=den > 0)
+        return round5_array(f)
+    if beta is not None:
+        return f_beta_array(p, r, beta)
+    return f_array(p, r, alpha)
+
+
+def _pr_arrays(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, weight: float | None,
+               rounding: int | None) -> tuple[np.ndarray, np.ndarray]:
     hits, ref, peer = (np.asarray(a, dtype=np.float64) for a in (hits, ref, peer))
     p = np.divide(hits, peer, out=np.zeros_like(hits), where=peer > 0)
     r = np.divide(hits, ref, out=np.zeros_like(hits), where=ref > 0)
@@ -82,14 +131,30 @@ def evaluate_arrays(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, weight:
         r = np.array([x ** e if x > 0 else 0.0 for x in r.tolist()], dtype=np.float64)
     if rounding is not None:
         p, r = round5_array(p), round5_array(r)
-        den = (1.0 - alpha) * p + alpha * r
-        f = np.divide(p * r, den, out=np.zeros_like(den), where=den > 0)
-        return p, r, round5_array(f)
-    return p, r, f_array(p, r, alpha)
+    return p, r
+
+
+def max_pr_arrays(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, first: np.ndarray, weight: float | None,
+                  alpha: float, rounding: int | None, beta: float | None = None
+                  ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``multi_ref="max-pr"`` for many documents at once (pairs grouped per document, in order).
+
+    ``first[d]``: index of document d's first pair (every document has at least one pair).
+    Per pair P and R (as :func:`evaluate`), then per document max P and max R (``maximum.reduceat``)
+    and F of them; the counts returned are the per-document sums (the row's pooled counts).
+    Element for element the same floats as :func:`combine_refs` with ``max-pr``.
+    """
+    p, r = _pr_arrays(hits, ref, peer, weight, rounding)
+    first = np.asarray(first, dtype=np.int64)
+    p_max = np.maximum.reduceat(p, first) if len(first) else p[:0]
+    r_max = np.maximum.reduceat(r, first) if len(first) else r[:0]
+    sums = tuple(np.add.reduceat(np.asarray(a, dtype=np.float64), first) if len(first) else
+                 np.zeros(0) for a in (hits, ref, peer))
+    return sums, (p_max, r_max, _f_arrays(p_max, r_max, alpha, rounding, beta))  # type: ignore[return-value]
 
 
 def combine_refs(per_ref: Sequence[Counts], rule: str, weight: float | None, alpha: float,
-                 rounding: int | None, recall_keys: Sequence[float] | None = None
+                 rounding: int | None, recall_keys: Sequence[float] | None = None, beta: float | None = None
                  ) -> tuple[Counts, tuple[float, float, float]]:
     """The document's counts (those the token-level pooling sums) and its (P, R, F).
 
@@ -97,15 +162,21 @@ def combine_refs(per_ref: Sequence[Counts], rule: str, weight: float | None, alp
     hits / sum_i f(|ref_i|), before its second f and the root; found black-box).
     """
     if len(per_ref) == 1:
-        return per_ref[0], evaluate(per_ref[0], weight, alpha, rounding)
+        return per_ref[0], evaluate(per_ref[0], weight, alpha, rounding, beta)
+    pooled = (sum(c[0] for c in per_ref), sum(c[1] for c in per_ref), sum(c[2] for c in per_ref))
     if rule == "pool":
-        pooled = (sum(c[0] for c in per_ref), sum(c[1] for c in per_ref), sum(c[2] for c in per_ref))
-        return pooled, evaluate(pooled, weight, alpha, rounding)
-    scored = [evaluate(c, weight, alpha, rounding) for c in per_ref]
+        return pooled, evaluate(pooled, weight, alpha, rounding, beta)
+    if rule == "max-pr":
+        prs = [ratios(c, weight) for c in per_ref]
+        if rounding is not None:
+            prs = [(round5(p), round5(r)) for p, r in prs]
+        p, r = max(x[0] for x in prs), max(x[1] for x in prs)
+        return pooled, _finish(p, r, alpha, None, beta) if rounding is None else \
+            (p, r, round5(f_measure(p, r, alpha, perl_form=True, beta=beta)))
+    scored = [evaluate(c, weight, alpha, rounding, beta) for c in per_ref]
     if rule == "average":
         n = len(scored)
         mean = tuple(sum(s[k] for s in scored) / n for k in range(3))
-        pooled = (sum(c[0] for c in per_ref), sum(c[1] for c in per_ref), sum(c[2] for c in per_ref))
         return pooled, mean  # type: ignore[return-value]
     if rule == "best-recall":
         keys = [s[1] for s in scored] if recall_keys is None else \
@@ -120,7 +191,7 @@ def combine_refs(per_ref: Sequence[Counts], rule: str, weight: float | None, alp
 
 
 def pooled_prf(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, alpha: float,
-               weight: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               weight: float | None = None, beta: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Vectorised (P, R, F) of count arrays (token-level pooling, resampled sums)."""
     hits, ref, peer = (np.asarray(a, dtype=np.float64) for a in (hits, ref, peer))
     p = np.divide(hits, peer, out=np.zeros_like(hits), where=peer > 0)
@@ -128,7 +199,7 @@ def pooled_prf(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, alpha: float
     if weight is not None:
         p = np.where(p > 0, p ** (1.0 / weight), 0.0)
         r = np.where(r > 0, r ** (1.0 / weight), 0.0)
-    f = f_array(p, r, alpha)
+    f = f_array(p, r, alpha) if beta is None else f_beta_array(p, r, beta)
     return p, r, f
 
 

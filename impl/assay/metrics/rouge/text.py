@@ -22,6 +22,10 @@ Tokenisers
   runs of letters, marks and numbers of any script, except that Han, Hiragana and Katakana
   characters (scripts written without spaces) are one token each. ``ＧＰＴ４`` -> ``gpt4``,
   ``Straße`` -> ``strasse``, ``我爱北京`` -> ``我 爱 北 京``.
+- ``space``: pycocoevalcap's ``Rouge``: ``str.split(" ")`` exactly (checked black-box against
+  pycocoevalcap 1.2: ``a  b`` vs ``a b`` gives 0.82993 = F(2/3, 1), so a double space makes an
+  empty token; ``a<TAB>b`` is one token; an empty caption is one empty token, so ``""`` vs ``""``
+  scores 1.0). No filtering; lowercasing (Unicode ``lower()``) only when ``lowercase`` is on.
 
 Stop words (``-s``): ROUGE-1.5.5 removes a token when it equals an entry of
 ``smart_common_words.txt`` (598 lines), compared after lowercasing and tokenising and **before**
@@ -46,7 +50,7 @@ from ...errors import InputError, KnobError
 from ...stemmers.porter import PorterStemmer
 from .resources import load_exceptions, load_stopwords
 
-TOKENIZERS: tuple[str, ...] = ("rouge155", "rouge-score", "unicode")
+TOKENIZERS: tuple[str, ...] = ("rouge155", "rouge-score", "unicode", "space")
 SENTENCE_SPLITS: tuple[str, ...] = ("newline", "none", "marker", "t-tags")
 STEMMERS: tuple[str, ...] = ("none", "rouge155", "porter-nltk", "porter-rouge155", "porter-martin",
                              "porter-original")
@@ -227,8 +231,12 @@ def _tok_unicode(sentence: str, lowercase: bool) -> list[str]:
     return _UNICODE_TOKEN.findall(text)
 
 
+def _tok_space(sentence: str, lowercase: bool) -> list[str]:
+    return (sentence.lower() if lowercase else sentence).split(" ")
+
+
 _TOKENIZE: dict[str, Callable[[str, bool], list[str]]] = {
-    "rouge155": _tok_rouge155, "rouge-score": _tok_rouge_score, "unicode": _tok_unicode}
+    "rouge155": _tok_rouge155, "rouge-score": _tok_rouge_score, "unicode": _tok_unicode, "space": _tok_space}
 
 
 # ---------------------------------------------------------------------------------------------
