@@ -1,0 +1,1 @@
+"""assay audit: find the configuration behind a published score."""
