@@ -1,0 +1,215 @@
+"""Adapters from a protocol case to the common call shapes of in-process metric implementations.
+
+``--shape`` names how the ``direct:`` callable is called and how its return value is read:
+
+- ``protocol``: ``f(case) -> {"score", "components"?}`` (or a number): the case message itself.
+- ``sacrebleu``: ``f(hyps, ref_streams)`` for a corpus, ``g(hyp, refs_of_segment)`` per sentence;
+  a class (``sacrebleu.metrics.BLEU``) is instantiated and its ``corpus_score``/``sentence_score``
+  used. The result's ``.score`` or the number itself.
+- ``nltk``: token lists, ``f(list_of_ref_token_lists, hyp_token_lists)`` /
+  ``g(ref_token_lists, hyp_tokens)``; tokens are ``str.split()``.
+- ``rouge-score``: ``f(target, prediction)`` per document (an object with ``.score`` is called
+  through it) returning ``{type: Score(precision, recall, fmeasure)}``; the corpus value is the
+  mean per-document P/R/F (rouge-score's convention); one reference.
+- ``torchmetrics``: ``f(preds, target)`` with ``target`` one list of references per segment; a
+  class is instantiated for every call (its state never leaks between cases). Tensors become
+  floats; a dict of ``<type>_fmeasure`` etc. becomes ROUGE components.
+- ``coco``: ``compute_score(gts, res)`` with ``gts = {i: [refs]}``, ``res = {i: [hyp]}``; the
+  first element is the corpus score, the second the per-image scores (a list score: the last
+  entry, e.g. Bleu_4).
+
+Without a sentence callable, a sentence-level case is answered by calling the corpus callable on
+each one-segment corpus (torchmetrics' only sentence semantics). A case whose score is a dict
+(ROUGE) reports F of the first ROUGE type the case asks for.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+import re
+from statistics import fmean
+from typing import Any, Callable
+
+SHAPES = ("protocol", "sacrebleu", "nltk", "rouge-score", "torchmetrics", "coco")
+
+Result = tuple[Any, dict[str, Any]]      # (score, components)
+
+
+class ShapeSkip(Exception):
+    """The shape cannot express this case (e.g. several references for rouge-score)."""
+
+
+def to_number(value: Any) -> float:
+    """``.score`` attributes, tensors/numpy scalars (``.item()``) and plain numbers."""
+    if hasattr(value, "score") and not callable(value.score):
+        value = value.score
+    if hasattr(value, "item") and callable(value.item):
+        value = value.item()
+    if isinstance(value, bool):
+        raise TypeError(f"expected a number, got {value!r}")
+    return float(value)
+
+
+_ROUGE_KEY = re.compile(r"^rouge[-_]?(\w+?)(?:[-_](fmeasure|precision|recall|f|p|r))?$", re.IGNORECASE)
+_CANON = {"l": "rougeL", "lsum": "rougeLsum", "w": "rougeW"}
+
+
+def rouge_name(key: str) -> str:
+    """``rouge-1``/``rouge_l``/``rougeLsum`` -> rouge-score's names (rouge1, rougeL, rougeLsum, ...)."""
+    body = key.lower().replace("-", "").replace("_", "")
+    if body.startswith("rouge"):
+        body = body[5:]
+    return _CANON.get(body, "rouge" + body.upper() if body[:1] in "ws" else "rouge" + body)
+
+
+def prf(value: Any) -> dict[str, float]:
+    """A rouge-score Score tuple, an object with precision/recall/fmeasure, or a {p, r, f} dict."""
+    if isinstance(value, dict):
+        keys = {k.lower()[:1]: v for k, v in value.items()}
+        return {k: to_number(keys[k]) for k in ("p", "r", "f") if k in keys}
+    if all(hasattr(value, a) for a in ("precision", "recall", "fmeasure")):
+        return {"p": to_number(value.precision), "r": to_number(value.recall), "f": to_number(value.fmeasure)}
+    if isinstance(value, (tuple, list)) and len(value) == 3:
+        return {"p": to_number(value[0]), "r": to_number(value[1]), "f": to_number(value[2])}
+    return {"f": to_number(value)}
+
+
+def rouge_components(result: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Group a ROUGE result dict into ``{type: {p, r, f}}`` (flat torchmetrics keys included)."""
+    out: dict[str, dict[str, float]] = {}
+    for key, value in result.items():
+        m = _ROUGE_KEY.match(str(key))
+        if m and m.group(2):
+            out.setdefault(rouge_name(f"rouge{m.group(1)}"), {})[m.group(2)[0].lower()] = to_number(value)
+        else:
+            out[rouge_name(str(key))] = prf(value)
+    return out
+
+
+def rouge_value(components: dict[str, dict[str, float]], case: dict[str, Any]) -> float:
+    types = [t.strip() for t in str((case.get("knobs") or {}).get("types", "")).split(",") if t.strip()]
+    for t in types or list(components):
+        if t in components and "f" in components[t]:
+            return components[t]["f"]
+    raise ShapeSkip(f"the implementation reports {sorted(components)}, the case asks for {types}")
+
+
+def read_result(value: Any, case: dict[str, Any]) -> Result:
+    """Score and components from whatever the callable returned."""
+    if isinstance(value, dict):
+        if "score" in value and not isinstance(value["score"], dict):
+            score = value["score"]
+            score = [to_number(v) for v in score] if isinstance(score, list) else to_number(score)
+            return score, dict(value.get("components") or {})
+        comps = rouge_components(value)
+        return rouge_value(comps, case), comps
+    return to_number(value), {}
+
+
+def _instance(obj: Any) -> Any:
+    return obj() if inspect.isclass(obj) else obj
+
+
+def _method(obj: Any, *names: str) -> Callable[..., Any]:
+    for name in names:
+        if hasattr(obj, name) and not inspect.isclass(obj):
+            return getattr(obj, name)
+    return obj
+
+
+def _seg_refs(refs: list[list[Any]], i: int) -> list[str]:
+    return [s[i] for s in refs if s[i] is not None]
+
+
+class DirectShape:
+    """Calls an in-process implementation in one shape; ``__call__(case) -> (score, components)``."""
+
+    def __init__(self, shape: str, corpus: Any, sentence: Any | None = None):
+        if shape not in SHAPES:
+            raise ValueError(f"unknown shape {shape!r}; known: {', '.join(SHAPES)}")
+        self.shape, self.corpus_obj, self.sentence_obj = shape, corpus, sentence
+
+    def __call__(self, case: dict[str, Any]) -> Result:
+        if self.shape == "protocol":
+            return read_result(self.corpus_obj(case), case)
+        hyps, refs = case["hyps"], case["refs"]
+        if case["level"] == "corpus":
+            return self._corpus(hyps, refs, case)
+        if self.sentence_obj is None:
+            pairs = [self._corpus([h], [[s[i]] for s in refs], case) for i, h in enumerate(hyps)]
+        else:
+            pairs = [self._sentence(h, refs, i, case) for i, h in enumerate(hyps)]
+        return [p[0] for p in pairs], _transpose([p[1] for p in pairs])
+
+    # ------------------------------------------------------------------ corpus calls
+    def _corpus(self, hyps: list[str], refs: list[list[Any]], case: dict[str, Any]) -> Result:
+        shape = self.shape
+        if shape == "sacrebleu":
+            obj = _instance(self.corpus_obj)
+            return read_result(_method(obj, "corpus_score")(hyps, refs), case)
+        if shape == "nltk":
+            lists = [[r.split() for r in _seg_refs(refs, i)] for i in range(len(hyps))]
+            return read_result(self.corpus_obj(lists, [h.split() for h in hyps]), case)
+        if shape == "torchmetrics":
+            fn = _instance(self.corpus_obj)
+            return read_result(fn(list(hyps), [_seg_refs(refs, i) for i in range(len(hyps))]), case)
+        if shape == "coco":
+            obj = _instance(self.corpus_obj)
+            gts = {i: _seg_refs(refs, i) for i in range(len(hyps))}
+            res = {i: [h] for i, h in enumerate(hyps)}
+            score, _ = _method(obj, "compute_score")(gts, res)
+            return _coco_value(score)
+        if shape == "rouge-score":
+            if len(refs) != 1:
+                raise ShapeSkip(f"shape rouge-score takes one reference, the case has {len(refs)}")
+            docs = [rouge_components(self._rouge_call(refs[0][i], h)) for i, h in enumerate(hyps)]
+            comps = {t: {k: fmean(d[t][k] for d in docs) for k in docs[0][t]} for t in docs[0]}
+            return rouge_value(comps, case), comps
+        raise AssertionError(shape)
+
+    def _rouge_call(self, target: str | None, prediction: str) -> dict[str, Any]:
+        obj = _instance(self.corpus_obj)
+        return _method(obj, "score")(target if target is not None else "", prediction)
+
+    # ------------------------------------------------------------------ sentence calls
+    def _sentence(self, hyp: str, refs: list[list[Any]], i: int, case: dict[str, Any]) -> Result:
+        shape, fn = self.shape, self.sentence_obj
+        seg = _seg_refs(refs, i)
+        if shape == "sacrebleu":
+            return read_result(_method(_instance(fn), "sentence_score")(hyp, seg), case)
+        if shape == "nltk":
+            return read_result(fn([r.split() for r in seg], hyp.split()), case)
+        if shape == "torchmetrics":
+            return read_result(_instance(fn)([hyp], [seg]), case)
+        if shape == "coco":
+            _, scores = _method(_instance(fn), "compute_score")({0: seg}, {0: [hyp]})
+            return _coco_value(list(scores)[0] if not isinstance(scores, (int, float)) else scores)
+        if shape == "rouge-score":
+            if len(refs) != 1:
+                raise ShapeSkip(f"shape rouge-score takes one reference, the case has {len(refs)}")
+            comps = rouge_components(_method(_instance(fn), "score")(refs[0][i] or "", hyp))
+            return rouge_value(comps, case), comps
+        raise AssertionError(shape)
+
+
+def _coco_value(score: Any) -> Result:
+    if isinstance(score, (list, tuple)):
+        values = [to_number(v) for v in score]
+        return values[-1], {f"Bleu_{n}": v for n, v in enumerate(values, 1)}
+    return to_number(score), {}
+
+
+def _transpose(components: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per-segment component dicts -> one list per component (the fixtures' sentence layout)."""
+    if not components or not components[0]:
+        return {}
+    keys = set(components[0])
+    if any(set(c) != keys for c in components):
+        return {}
+    return {k: [c[k] for c in components] for k in keys}
+
+
+def finite(score: Any) -> bool:
+    if isinstance(score, list):
+        return all(finite(s) for s in score)
+    return isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score)
