@@ -177,7 +177,8 @@ class _Process:
 
     def _read_stderr(self) -> None:
         try:
-            for raw in iter(lambda: self.proc.stderr.read1(4096), b""):
+            fd = self.proc.stderr.fileno()
+            for raw in iter(lambda: os.read(fd, 4096), b""):
                 text = raw.decode("utf-8", "replace")
                 self.stderr.append(text)
                 self._stderr_chars += len(text)
@@ -214,7 +215,7 @@ class _Process:
         except UnicodeDecodeError:
             raise _Broken(f"reply to {what} is not UTF-8: {payload[:80]!r}") from None
         except protocol.ProtocolError as exc:
-            raise _Broken(f"garbage output: reply to {what} is {exc}: {payload[:120]!r}") from None
+            raise _Broken(f"garbage output in reply to {what}: {exc}: {payload[:120]!r}") from None
 
     def _exit_text(self, text: str) -> str:
         try:

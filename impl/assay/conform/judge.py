@@ -78,19 +78,22 @@ def scaled(value: Any, factor: float) -> Any:
     return value
 
 
-def describe_difference(expected: Any, got: Any) -> str:
+def describe_difference(expected: Any, got: Any, unit: str = "segment",
+                        tol: dict[str, float] | None = None) -> str:
     """A short human diff: numbers with their deltas, lists by first differing element."""
+    tol = tol or {"rel": 1e-9}
     if isinstance(expected, list):
+        what = "sentence scores" if unit == "segment" else "entries"
         if not isinstance(got, list):
-            return f"expected {len(expected)} sentence scores, got {_fmt(got)}"
+            return f"expected {len(expected)} {what}, got {_fmt(got)}"
         if len(expected) != len(got):
-            return f"expected {len(expected)} sentence scores, got {len(got)}"
-        bad = [i for i, (e, g) in enumerate(zip(expected, got)) if not close(e, g, {"rel": 1e-9})]
+            return f"expected {len(expected)} {what}, got {len(got)}"
+        bad = [i for i, (e, g) in enumerate(zip(expected, got)) if not close(e, g, tol)]
         if not bad:
-            return "equal within 1e-9"
+            return "equal within tolerance"
         i = bad[0]
-        return (f"{len(bad)} of {len(expected)} segments differ; first at segment {i + 1}: "
-                f"{describe_difference(expected[i], got[i])}")
+        return (f"{len(bad)} of {len(expected)} {unit}s differ; first at {unit} {i + 1}: "
+                f"{describe_difference(expected[i], got[i], 'entry', tol)}")
     if isinstance(expected, (int, float)) and isinstance(got, (int, float)) and not isinstance(got, bool):
         delta = got - expected
         rel = abs(delta) / abs(expected) if expected else float("inf")
@@ -125,7 +128,7 @@ def _check_entry(exp: Expected, answer: Answer, factor: float) -> tuple[bool | N
         return False, f"implementation error: {answer.message}"
     got = scaled(answer.score, factor)
     if not close(exp.score, got, exp.tolerance):
-        return False, "score: " + describe_difference(exp.score, got)
+        return False, "score: " + describe_difference(exp.score, got, "segment", exp.tolerance)
     if exp.exit_status:
         return True, ""
     for key, want in exp.components.items():
@@ -133,7 +136,7 @@ def _check_entry(exp: Expected, answer: Answer, factor: float) -> tuple[bool | N
         if have is None:
             continue                          # components are optional in answers
         if not close(want, have, exp.tolerance):
-            return False, f"component {key}: " + describe_difference(want, have)
+            return False, f"component {key}: " + describe_difference(want, have, "entry", exp.tolerance)
     return True, ""
 
 

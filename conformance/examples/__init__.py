@@ -1,0 +1,1 @@
+"""Examples: reference clients of the ``assay conform`` protocol and third-party wrappers."""
