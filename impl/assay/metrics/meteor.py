@@ -1,4 +1,10 @@
-"""METEOR as NLTK's ``meteor_score`` / ``single_meteor_score`` computes it (METEOR 1.0 style).
+"""METEOR: NLTK's ``meteor_score`` (``algorithm=nltk``) and the METEOR 1.5 jar (``algorithm=meteor-1.5``).
+
+``algorithm=meteor-1.5`` dispatches to :mod:`assay.metrics.meteor15` (the jar as pycocoevalcap runs
+it: ``-norm``, exact/stem/synonym/paraphrase, δ function-word weighting, corpus score from summed
+statistics). The rest of this docstring describes ``algorithm=nltk``.
+
+NLTK's ``meteor_score`` / ``single_meteor_score`` (METEOR 1.0 style).
 
 Per hypothesis/reference pair (tokens; a string is split on whitespace, since NLTK 3.10.4 takes
 only token lists), after ``lowercase`` (NLTK's ``preprocess=str.lower``), three stages each run
@@ -51,8 +57,17 @@ def _finite(value: Any) -> float:
     return number
 
 
+def _positive_int(value: Any) -> int:
+    number = int(value)
+    if number < 1:
+        raise ValueError(f"expected a positive integer, got {value!r}")
+    return number
+
+
 KNOBS = KnobSet(
     knobs=(
+        Knob("algorithm", "nltk", "which METEOR: nltk (meteor_score) or meteor-1.5 (the CMU jar, clean-room)",
+             str, choices=("nltk", "meteor-1.5"), tool_names="nltk meteor_score / meteor-1.5.jar"),
         Knob("alpha", 0.9, "weight of precision in Fmean = P·R/(α·P + (1−α)·R)", _finite,
              tool_names="nltk alpha"),
         Knob("beta", 3.0, "fragmentation exponent: penalty = γ·(chunks/matches)^β", _finite,
@@ -66,6 +81,19 @@ KNOBS = KnobSet(
              parse_bool, tool_names="nltk wordnet"),
         Knob("wordnet", "", "directory of the WordNet 3.0 database (index.noun, data.noun, noun.exc, ...); "
              "empty: $ASSAY_WORDNET, else /usr/share/wordnet", str),
+        Knob("delta", 0.75, "meteor-1.5: weight of content words (function words 1−δ) in matches and lengths",
+             _finite, tool_names="meteor-1.5 -p (4th)"),
+        Knob("modules", "exact stem synonym paraphrase", "meteor-1.5: matching modules, in the jar's order",
+             str, tool_names="meteor-1.5 -m"),
+        Knob("weights", "1.0 0.6 0.8 0.6", "meteor-1.5: module weights (one per module)", str,
+             tool_names="meteor-1.5 -w"),
+        Knob("norm", True, "meteor-1.5: -norm tokenisation/normalisation (off: lowercase and split on spaces)",
+             parse_bool, tool_names="meteor-1.5 -norm / -lower"),
+        Knob("beam", 40, "meteor-1.5: alignment beam width", _positive_int, tool_names="meteor-1.5 -x"),
+        Knob("language", "en", "meteor-1.5: language of the resources (function words, prefixes, paraphrases)",
+             str, tool_names="meteor-1.5 -l"),
+        Knob("resources_path", "", "meteor-1.5: directory holding meteor-1.5.jar and data/paraphrase-<lang>.gz "
+             "(empty: $ASSAY_METEOR_DATA, else the installed pycocoevalcap)", str),
     ),
 )
 
@@ -247,6 +275,9 @@ class Meteor(MetricFamily):
     knobset = KNOBS
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+        if config.algorithm == "meteor-1.5":
+            from .meteor15 import family
+            return family.segment_stats(hyps, refs, config)
         matcher = _Matcher(config)
         low: Callable[[list[str]], list[str]] = ((lambda ts: list(map(str.lower, ts))) if config.lowercase
                                                   else (lambda ts: ts))
@@ -269,6 +300,14 @@ class Meteor(MetricFamily):
         return SegmentStats(COLUMNS, np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS)))
 
     def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
+        if config.algorithm == "meteor-1.5":
+            from .meteor15 import family
+            if len(stats) == 1:
+                row = stats.rows[0]
+                return float(row[-1]), family.components(row, config)
+            total = family.corpus_row(stats.rows)
+            return float(family.scores_from_sums(total[None, :], config)[0]), family.components(
+                total, config, segments=len(stats))
         if len(stats) == 1:
             row = stats.rows[0]
             return float(row[4]), _parts(row[0], row[1], row[2], row[3], config)
@@ -276,10 +315,16 @@ class Meteor(MetricFamily):
         return value, {"segments": len(stats), "corpus": "mean of segment scores (assay's choice; NLTK has none)"}
 
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+        if config.algorithm == "meteor-1.5":
+            from .meteor15 import family
+            return [(row[-1], partial(family.components, row, config)) for row in stats.rows.tolist()]
         return [(row[4], partial(_parts, row[0], row[1], row[2], row[3], config)) for row in stats.rows.tolist()]
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
         """Mean segment score of every summed row: Σscore / Σsegments (0 for no segment)."""
+        if config.algorithm == "meteor-1.5":
+            from .meteor15 import family
+            return family.scores_from_sums(sums, config)
         sums = np.asarray(sums, dtype=np.float64)
         n = sums[:, 5]
         return np.where(n > 0, sums[:, 4] / np.where(n > 0, n, 1.0), 0.0)
@@ -296,10 +341,21 @@ class Meteor(MetricFamily):
 
 FAMILY = Meteor()
 
-NLTK_KNOBS = dict(alpha=0.9, beta=3.0, gamma=0.5, lowercase=True, stem=True, synonyms=True, wordnet="")
+NLTK_KNOBS = dict(algorithm="nltk", alpha=0.9, beta=3.0, gamma=0.5, lowercase=True, stem=True, synonyms=True,
+                  wordnet="")
 register(Profile(
     "meteor", "nltk", "nltk", ("3.10.4",), NLTK_KNOBS,
     "NLTK meteor_score/single_meteor_score: lowercased tokens (strings split on whitespace), exact, "
     "Porter-stem and WordNet 3.0 synonym stages (synonyms of stems), greedy alignment, alpha 0.9, beta 3, "
     "gamma 0.5, no perfect-match case, max over references; corpus = mean of segment scores (assay's "
     "choice: NLTK has no corpus METEOR)."), default=True)
+
+METEOR15_KNOBS = dict(algorithm="meteor-1.5", alpha=0.85, beta=0.2, gamma=0.6, delta=0.75,
+                      modules="exact stem synonym paraphrase", weights="1.0 0.6 0.8 0.6", norm=True, beam=40,
+                      language="en", resources_path="")
+register(Profile(
+    "meteor", "meteor-1.5", "meteor-1.5.jar", ("1.5",), METEOR15_KNOBS,
+    "METEOR 1.5 jar as pycocoevalcap runs it (java -jar meteor-1.5.jar - - -stdio -l en -norm), clean-room and "
+    "Java-free: -norm tokenisation, exact/stem/synonym/paraphrase modules (weights 1.0 0.6 0.8 0.6), alpha 0.85, "
+    "beta 0.2, gamma 0.6, delta 0.75, best reference per segment; corpus = score of the summed statistics "
+    "(the jar's EVAL). Resources are read from the installed jar (resources_path knob)."))

@@ -1,0 +1,57 @@
+"""METEOR 1.5 scores from the jar's 23 sufficient statistics (Denkowski & Lavie 2014).
+
+STATS = test length, reference length, test function words, reference function words; for each
+module (exact, stem, synonym, paraphrase): test content, reference content, test function, reference
+function matched words; chunks; test matched words; reference matched words.
+
+    P = Σ_i w_i·(δ·tc_i + (1−δ)·tf_i) / (δ·(|t| − |t_f|) + (1−δ)·|t_f|)      (R likewise)
+    Fmean = P·R / (α·P + (1−α)·R)
+    frag = 0 if every word of both sides is matched in one chunk, else chunks / ((m_t + m_r)/2)
+    penalty = γ·frag^β,   score = Fmean·(1 − penalty)   (0 when P or R is 0)
+
+The corpus score applies the same formula to the summed statistics, where a segment whose frag is 0
+adds no chunks (the jar's EVAL of many segments).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+N_STATS = 23
+
+
+def parts(s: Sequence[float], alpha: float, beta: float, gamma: float, delta: float,
+          weights: Sequence[float]) -> dict[str, float]:
+    """P, R, Fmean, frag, penalty and score of one statistics vector."""
+    tl, rl, tfw, rfw = s[0], s[1], s[2], s[3]
+    tw = delta * (tl - tfw) + (1 - delta) * tfw
+    rw = delta * (rl - rfw) + (1 - delta) * rfw
+    tm = rm = 0.0
+    for i, w in enumerate(weights):
+        b = 4 + 4 * i
+        tm += w * (delta * s[b] + (1 - delta) * s[b + 2])
+        rm += w * (delta * s[b + 1] + (1 - delta) * s[b + 3])
+    p = tm / tw if tw > 0 else 0.0
+    r = rm / rw if rw > 0 else 0.0
+    out = {"precision": p, "recall": r, "fmean": 0.0, "fragmentation": 0.0, "penalty": 0.0, "score": 0.0}
+    if p == 0 or r == 0:
+        return out
+    fmean = (p * r) / (alpha * p + (1 - alpha) * r)
+    chunks, tmw, rmw = s[20], s[21], s[22]
+    if tmw == tl and rmw == rl and chunks == 1:
+        frag = 0.0
+    else:
+        frag = chunks / ((tmw + rmw) / 2)
+    pen = gamma * frag ** beta
+    out.update(fmean=fmean, fragmentation=frag, penalty=pen, score=max(fmean * (1 - pen), 0.0))
+    return out
+
+
+def corpus_sums(rows: np.ndarray) -> np.ndarray:
+    """Summed statistics; chunks of perfect one-chunk segments are left out."""
+    rows = np.asarray(rows, dtype=np.float64)
+    perfect = (rows[:, 21] == rows[:, 0]) & (rows[:, 22] == rows[:, 1]) & (rows[:, 20] == 1)
+    total = rows.sum(axis=0)
+    total[20] = rows[~perfect, 20].sum()
+    return total
