@@ -156,10 +156,20 @@ HARD_CASES = [
 ]
 
 
+# context found while speeding the tokenizer up: "No." is one token before a number (also after
+# '"', "(", "&quot;" and across the line break); the last line ends with blanks, which the end-of-input
+# rules see ("we'll " -> "we 'll", ":) " -> ":-rrb-")
+CONTEXT_CASES = [
+    "&quot;No. 5", "\"No. 5", "(No. 5", "No. 5", "piano. 5", "x &quot;No.", "12 dogs", "a U.S. b &quot;No.",
+    "3 cats", "@user &amp;No. 12/25/2000 \t ma'am  ", "a &quot;No. b", "it 's :) we'll ",
+]
+
+
 def _sets(seed: int, n_plain: int, n_hard: int) -> dict[str, list[str]]:
     return {"hard": list(HARD_CASES), "plain": generate_captions(seed, n_plain, hard=False),
             "generated": generate_captions(seed + 1, n_hard, hard=True),
-            "upper": [c.upper() for c in generate_captions(seed + 2, max(1, n_hard // 5), hard=True)]}
+            "upper": [c.upper() for c in generate_captions(seed + 2, max(1, n_hard // 5), hard=True)],
+            "context": list(CONTEXT_CASES)}
 
 
 def build_cases(seed: int = 5, n_plain: int = 300, n_hard: int = 1500) -> list[dict[str, Any]]:

@@ -190,8 +190,10 @@ class _Lexer:
 
         self.chunks = re.compile("[^ \t\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u00a0]+")
         self.cache: dict[str, list[str] | None] = {}
-        self.cache_eof: dict[str, list[str]] = {}  # a chunk that ends the input
-        self.multi_chunk = re.compile(r"<|\([0-9]|\A[Nn]o\.\Z")
+        self.pieces: dict[str, str | None] = {}  # chunk -> its COCO string (None: needs context)
+        # "No." before a number is one token ("No. 5", also across a line break) wherever a token can
+        # start at its "N" (after "(", '"', "&quot;" ...): such chunks are scanned in context
+        self.multi_chunk = re.compile("<|\\([0-9]|(?:\\A|[^A-Za-z0-9_\u00ad])[Nn]o\\.\\Z")
 
     # ------------------------------------------------------------------ fast path
     def _chunk(self, chunk: str) -> list[str] | None:
@@ -205,9 +207,48 @@ class _Lexer:
             return None
         return [t.lower() for t in toks]
 
+    def piece(self, chunk: str) -> str | None:
+        """The wrapper's string for a whitespace-free ASCII chunk (its tokens minus the punctuation
+        list, joined by spaces; ``""`` when nothing is left), or None when it depends on neighbours."""
+        toks = self.cache.get(chunk, _MISSING)
+        if toks is _MISSING:
+            toks = self.cache[chunk] = self._chunk(chunk)
+        got = None if toks is None else " ".join([t for t in toks if t not in COCO_PUNCTUATION])
+        if len(self.pieces) > 200_000:
+            self.pieces.clear()
+        self.pieces[chunk] = got
+        return got
+
+    def coco_lines(self, lines: Sequence[str]) -> list[str]:
+        """The wrapper's strings for physical lines (no line breaks inside) of one jar input.
+
+        A line of printable ASCII (spaces/tabs between chunks) where no chunk needs its neighbours
+        is the join of its chunks' cached strings; every other line, and the last one (end-of-input
+        rules), goes through :meth:`line` and the wrapper's filter."""
+        pieces = self.pieces
+        plain = _PLAIN_TAB.fullmatch
+        spans = _SPANS.search
+        out: list[str] = []
+        append = out.append
+        last = len(lines) - 1
+        for i, ln in enumerate(lines):
+            if i < last and plain(ln) is not None and spans(ln) is None:
+                chunks = ln.split()
+                try:
+                    got = [pieces[c] for c in chunks]
+                except KeyError:
+                    got = [pieces[c] if c in pieces else self.piece(c) for c in chunks]
+                if None not in got:
+                    append(" ".join(filter(None, got)))
+                    continue
+            append(_coco_line(self.line(ln, lines[i + 1] if i < last else None)))
+        return out
+
     def line(self, line: str, following: str | None) -> list[str]:
         """Lowercased tokens of one line (no line breaks inside), ``following`` = the next line or None."""
-        if _PLAIN.fullmatch(line) is None:
+        if following is None or _PLAIN.fullmatch(line) is None:
+            # the last line of the input: end-of-input rules see its trailing blanks ("we'll " at the
+            # very end is "we 'll", "we'll" is "we ` ll"), which the chunk path below drops
             return self._line(line, following)
         # printable ASCII separated by spaces: cached chunks (the common case)
         cache = self.cache
@@ -222,13 +263,6 @@ class _Lexer:
                     cache.clear()
             if toks is None:
                 return self._line(line, following)
-            if k == last and following is None:  # end of input: lex the last chunk as it is
-                eof = self.cache_eof.get(chunk)
-                if eof is None:
-                    eof = self.cache_eof[chunk] = [t.lower() for t in self.tokens(chunk)[0]]
-                    if len(self.cache_eof) > 100_000:
-                        self.cache_eof.clear()
-                return out + eof
             tail = chunk[-1]
             if k < last and (tail == "." or "0" <= tail <= "9"):
                 nxt = chunks[k + 1][0]
@@ -238,11 +272,17 @@ class _Lexer:
         return out
 
     def _line(self, line: str, following: str | None) -> list[str]:
+        """Chunk by chunk from the cache; a chunk whose tokens depend on its neighbours is scanned
+        in context, from its start, until the scanner reaches the start of a later chunk (it has no
+        look-behind and no state but its position, so from there on the chunks are independent again)."""
         out: list[str] = []
         cache = self.cache
         sh = line if line.isascii() else line.translate(self.shadow)
         found = list(self.chunks.finditer(sh))
-        for k, m in enumerate(found):
+        n = len(found)
+        k = 0
+        while k < n:
+            m = found[k]
             chunk = line[m.start():m.end()]
             try:
                 toks = cache[chunk]
@@ -250,29 +290,44 @@ class _Lexer:
                 toks = cache[chunk] = self._chunk(chunk)
                 if len(cache) > 200_000:
                     cache.clear()
-            if toks is not None and following is None and k + 1 == len(found):
+            if toks is not None and following is None and k + 1 == n:
                 toks = None  # end of input: some rules need a following character
-            if toks is not None and k + 1 < len(found):
+            if toks is not None and k + 1 < n:
                 nxt = line[found[k + 1].start()]
                 last = chunk[-1]
                 if (last.isdigit() and nxt.isdigit()) or (last == "." and nxt == "."):
                     toks = None  # "3 1/2", "555-1212 555", ". . ." span the space
-            if toks is None:  # the lexer has no look-behind: scan the rest of the line from here
-                rest = line[m.start():]
+            if toks is None:  # scan in context from here, back to chunks at the next chunk start reached
+                base = m.start()
+                rest = line[base:]
                 src = rest if following is None else rest + "\n" + following
-                return out + [t.lower() for t in self.tokens(src)[0]]
+                starts = {found[j].start() - base: j for j in range(k + 1, n)}
+                lines, stop = self._scan(src, starts)
+                out += [t.lower() for t in lines[0]]
+                if stop is None:
+                    return out
+                k = starts[stop]
+                continue
             out += toks
+            k += 1
         return out
 
     # ------------------------------------------------------------------ scanning
     def tokens(self, text: str) -> list[list[str]]:
         """Tokenise ``text`` (lines separated by ``\\n``); one token list per line, not yet lowercased."""
+        return self._scan(text, None)[0]
+
+    def _scan(self, text: str, sync: dict[int, int] | None) -> tuple[list[list[str]], int | None]:
+        """:meth:`tokens`, stopping at the first position in ``sync`` where a token would start
+        (returned as the second item; None when the scan ran to the end of ``text``)."""
         lines: list[list[str]] = [[]]
         out = lines[-1]
         i, n = 0, len(text)
         sh = text if text.isascii() else text.translate(self.shadow)
         sep = self.sep
         while i < n:
+            if sync is not None and i in sync:
+                return lines, i
             ch = text[i]
             if ch == "\n" or ch in LINE_BREAKS:
                 out = []
@@ -305,7 +360,7 @@ class _Lexer:
                 continue
             name, mm = best
             i = self._emit(name, mm, text, sh, out)
-        return lines
+        return lines, None
 
     def _single(self, text: str, i: int, out: list[str]) -> int:
         ch = text[i]
@@ -406,6 +461,8 @@ class _Lexer:
 
 _DOTTED = re.compile(r"[.!?]")
 _PLAIN = re.compile("[\x21-\x7e][\x20-\x7e]*")
+_PLAIN_TAB = re.compile("[\t\x20-\x7e]*")
+_SPANS = re.compile(r"\.[ \t]+\.|[0-9][ \t]+[0-9]")   # tokens that may span the blank: ". . .", "3 1/2"
 _MISSING: list[str] = []
 _LEXER: _Lexer | None = None
 
@@ -427,8 +484,7 @@ def ptb_tokenize_lines(lines: Sequence[str]) -> list[list[str]]:
     Line breaks inside a line (``\\n``, ``\\r``, U+2028, U+2029) start new output lines, as in the jar.
     """
     lexer = _lexer()
-    split = _LINE_SPLIT.split
-    physical = [part for line in lines for part in split(line)]  # the jar's own lines
+    physical = _physical(lines)
     return [lexer.line(ln, physical[i + 1] if i + 1 < len(physical) else None)
             for i, ln in enumerate(physical)]
 
@@ -445,6 +501,15 @@ def ptb_tokenize(text: str, following: str | None = None) -> list[str]:
 
 
 _LINE_SPLIT = re.compile("[\n%s]" % LINE_BREAKS)
+
+
+def _physical(lines: Sequence[str]) -> list[str]:
+    """The jar's own lines: every line break inside a line (``\\n``, ``\\r``, U+2028/9) starts a new one."""
+    joined = "\n".join(lines)
+    if joined.count("\n") == max(len(lines) - 1, 0) and not any(br in joined for br in LINE_BREAKS):
+        return list(lines)
+    split = _LINE_SPLIT.split
+    return [part for line in lines for part in split(line)]
 
 
 def _flatten(text: str) -> str:
@@ -472,8 +537,7 @@ def coco_tokenize_lines(captions: Sequence[str]) -> list[str]:
     """The wrapper's output for a batch, in order: captions joined by ``\\n`` (inner newlines -> spaces),
     one jar run, output line ``k`` paired with caption ``k`` (so a U+2028/``\\r`` inside a caption
     shifts every later caption, exactly as in pycocoevalcap; KD-PTB-02)."""
-    lines = ptb_tokenize_lines([_flatten(c) for c in captions])
-    out = [_coco_line(t) for t in lines[:len(captions)]]
+    out = _lexer().coco_lines(_physical([_flatten(c) for c in captions]))[:len(captions)]
     return out + [""] * (len(captions) - len(out))
 
 
