@@ -65,10 +65,12 @@ class Identification:
     tied: list[str] = field(default_factory=list)
     tolerance: float = 1e-6
     seconds: float = 0.0
+    distance: dict[str, float] = field(default_factory=dict)   # median relative difference per profile
+    alternatives: list[tuple[str, float, list[Departure]]] = field(default_factory=list)
 
     def ranking(self) -> list[tuple[str, int, int, float]]:
         rows = [(p, a, n, f) for p, (a, n, f) in self.agreement.items()]
-        return sorted(rows, key=lambda r: (-(r[1] / r[2] if r[2] else 0), r[3] != 1.0))
+        return sorted(rows, key=lambda r: (-(r[1] / r[2] if r[2] else 0), self.distance.get(r[0], 0.0), r[3] != 1.0))
 
     def to_json(self) -> dict[str, Any]:
         return {"metric": self.metric, "profile": self.profile, "factor": self.factor,
@@ -83,7 +85,9 @@ class Identification:
         lines = [f"identification ({self.metric}): {len(self.cases)} discriminating cases"]
         for p, a, n, f in self.ranking()[:8]:
             scale = "" if f == 1 else f" (scores x{f:g})"
-            lines.append(f"  {p:<22} agrees on {a}/{n}{scale}")
+            dist = self.distance.get(p, 0.0)
+            gap = f", median relative difference {dist:.2g}" if dist else ""
+            lines.append(f"  {p:<22} agrees on {a}/{n}{scale}{gap}")
         if self.profile is None:
             lines.append("closest profile: none (the implementation answered no case)")
             return "\n".join(lines)
@@ -92,6 +96,10 @@ class Identification:
         lines.append(f"closest profile: {self.metric}/{self.profile}{scale}{tie}")
         for d in self.departures:
             lines.append(f"  departs on {d.describe()}: {', '.join(d.cases[:5])}" + (" ..." if len(d.cases) > 5 else ""))
+        for name, factor, deps in self.alternatives:
+            how = " + ".join(f"{d.knob}={d.value!r}" for d in deps) or "no knob change"
+            scale = "" if factor == 1 else f" (scores x{factor:g})"
+            lines.append(f"  equally explained as {self.metric}/{name}{scale} + {how}")
         if self.unexplained:
             lines.append(f"  {len(self.unexplained)} disagreeing case(s) no single knob explains: "
                          + ", ".join(self.unexplained[:5]) + (" ..." if len(self.unexplained) > 5 else ""))
@@ -126,8 +134,8 @@ def _norm(value: Any, scale: float) -> Any:
 
 
 def agrees(assay_value: Any, answer: Answer, factor: float, rel: float) -> bool:
-    if assay_value is None:
-        return False
+    if assay_value is None:            # the profile rejects this input (e.g. too many references)
+        return answer.kind == "error"
     if assay_value == ERROR or answer.kind == "error":
         return assay_value == ERROR and answer.kind == "error"
     if answer.kind != "result":
@@ -137,6 +145,32 @@ def agrees(assay_value: Any, answer: Answer, factor: float, rel: float) -> bool:
         return isinstance(got, list) and len(got) == len(assay_value) and all(
             _close(a, g * factor, rel) for a, g in zip(assay_value, got))
     return not isinstance(got, list) and _close(assay_value, got * factor, rel)
+
+
+def _distance(assay_value: Any, answer: Answer, factor: float) -> float:
+    """Relative difference |a - g| / max(|a|, |g|) (0 = equal, 1 = unrelated or error mismatch)."""
+    if assay_value is None or assay_value == ERROR or answer.kind != "result":
+        return 0.0 if agrees(assay_value, answer, factor, 0.0) else 1.0
+    got = answer.score
+    if isinstance(assay_value, list):
+        if not isinstance(got, list) or len(got) != len(assay_value):
+            return 1.0
+        return _median([_rel(a, g * factor) for a, g in zip(assay_value, got)])
+    if isinstance(got, list):
+        return 1.0
+    return _rel(assay_value, got * factor)
+
+
+def _rel(a: float, b: float) -> float:
+    scale = max(abs(a), abs(b))
+    return 0.0 if scale == 0 else min(abs(a - b) / scale, 1.0)
+
+
+def _median(values: list[float]) -> float:
+    if not values:
+        return 1.0
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
 
 
 def _close(a: float, b: float, rel: float) -> bool:
@@ -170,6 +204,7 @@ class IdentificationSuite:
             for level in ("corpus", "sentence"):
                 self.configs[(p.name, level)] = Config(self.family.name, self.family.knobset,
                                                       {**p.knobs, **(p.sentence_knobs if level == "sentence" else {})})
+        self._max_refs = {p.name: p.max_refs for p in self.profiles}
         pool = self._pool(per_profile, levels)
         self.candidates = [self._evaluate(c) for c in pool]
         self.selected = self._select(per_pair, max_cases)
@@ -185,6 +220,11 @@ class IdentificationSuite:
             cases = sorted(by_profile[key], key=lambda c: (_size(c), c.id))
             pool.extend(_spread(cases, per_profile))
         return pool
+
+    def rejects(self, profile: str, case: Case) -> bool:
+        """The profile's tool cannot take this input (more references than it reads)."""
+        limit = self._max_refs.get(profile)
+        return limit is not None and case.nrefs > limit
 
     def _evaluate(self, case: Case) -> _Candidate:
         ev = Evaluator(self.metric, case.hyps, case.refs)
@@ -219,6 +259,15 @@ class IdentificationSuite:
                 need[pair] -= 1
             chosen.append(best)
             remaining.remove(best)
+        # scale probes: a few ordinary cases (every profile gives a value strictly between 0 and
+        # its maximum), so a 0-1 vs 0-100 difference shows even where profiles differ only in scale
+        probes = {"corpus": 2, "sentence": 2}
+        for c in remaining:
+            if len(chosen) >= max_cases + 4:
+                break
+            if probes.get(c.case.level, 0) > 0 and all(_ordinary(v) for v in c.norms.values()):
+                chosen.append(c)
+                probes[c.case.level] -= 1
         return chosen
 
     def config_with(self, profile: str, level: str, changes: dict[str, Any]) -> Config | None:
@@ -251,6 +300,11 @@ class IdentificationSuite:
                 continue
             out.extend(resolved.items())
         return out
+
+
+def _ordinary(norm: Any) -> bool:
+    values = norm if isinstance(norm, tuple) else (norm,)
+    return bool(values) and all(isinstance(v, float) and 0.01 < v < 0.99 for v in values)
 
 
 def _size(case: Case) -> int:
@@ -312,7 +366,8 @@ def _explain(suite: IdentificationSuite, profile: str, factor: float, answers: d
             config = suite.config_with(profile, cand.case.level, changes)
             if config is None:
                 return None
-            if agrees(_value(cand.ev, config, cand.case.level), answers[cand.case.id], factor, rel):
+            value = None if suite.rejects(profile, cand.case) else _value(cand.ev, config, cand.case.level)
+            if agrees(value, answers[cand.case.id], factor, rel):
                 out.append(cand)
         return out
 
@@ -328,7 +383,7 @@ def _explain(suite: IdentificationSuite, profile: str, factor: float, answers: d
                 fixed = fixes(changes, remaining[:probe])
                 if not fixed or (best is not None and len(fixed) <= best[0]):
                     continue
-                if fixes(changes, checked) == checked:
+                if len(fixes(changes, checked) or ()) == len(checked):
                     best = (len(fixed), name, value)
         if best is None:
             break
@@ -356,15 +411,18 @@ def identify(impl: Implementation, metric: str, suite: IdentificationSuite | Non
         answers[cand.case.id] = impl.answer(case_message(cand.case, hint_profile=False))
     answered = [c for c in suite.selected if answers[c.case.id].kind in ("result", "error")]
     agreement: dict[str, tuple[int, int, float]] = {}
+    distance: dict[str, float] = {}
     for p in suite.profiles:
-        best = (-1, 0, 1.0)
+        options = []
         for f in FACTORS:
             n = sum(agrees(c.values[p.name], answers[c.case.id], f, tolerance) for c in answered)
-            if n > best[0]:
-                best = (n, len(answered), f)
-        agreement[p.name] = best
+            d = _median([_distance(c.values[p.name], answers[c.case.id], f) for c in answered])
+            options.append((-n, d, f != 1.0, f))
+        n, d, _, f = min(options)
+        agreement[p.name] = (-n, len(answered), f)
+        distance[p.name] = d
     result = Identification(suite.metric, None, 1.0, agreement, [c.case for c in suite.selected], answers,
-                            tolerance=tolerance)
+                            tolerance=tolerance, distance=distance)
     if answered:
         ranked = result.ranking()
         # the closest profile: among the best few by raw agreement, the one whose single-knob
@@ -381,7 +439,11 @@ def identify(impl: Implementation, metric: str, suite: IdentificationSuite | Non
                             departures, unexplained))
             if not unexplained and len(departures) <= 1:
                 break        # a later (less agreeing) profile cannot do better
-        _, name, factor, agreeing, departures, unexplained = min(options, key=lambda o: o[0])
+        chosen = min(options, key=lambda o: o[0])
+        _, name, factor, agreeing, departures, unexplained = chosen
+        result.alternatives = [(o[1], o[2], o[4]) for o in options if o is not chosen
+                               and o[0][0] == chosen[0][0] and o[0][1] <= chosen[0][1] + 1
+                               and o[0][0] < len(answered) // 2]
         result.profile, result.factor = name, factor
         result.departures, result.unexplained = departures, unexplained
         top = agreement[name]
