@@ -20,9 +20,9 @@ Exact over all ``2^n`` coalitions. Players:
   e.g. NLTK NIST's ZeroDivisionError) has no value. The knobs concerned are merged into one
   player that changes together (the merge that removes most invalid coalitions first), and the
   notes say which knobs and why.
-- **Too many players.** Beyond ``max_players`` players, the two players with the smallest
-  one-step effects (``|v({i}) - v(∅)| + |v(N) - v(N∖{i})|``) are merged repeatedly; the notes
-  say so. The decomposition stays exact for the merged players.
+- **Too many players.** Beyond ``max_players`` players, neighbouring knobs (in the family's
+  declaration order, which keeps related knobs together) are merged into ``max_players``
+  groups; the notes say so. The decomposition stays exact for the merged players.
 - **Scale.** ``scale`` (0-1 vs 0-100 for BLEU/chrF/TER, 1 vs 10 for CIDEr) multiplies the score
   and would, as a player, take a share of every other knob's effect. It is not a player: the
   other knobs are attributed on one scale (``scale_on``: the larger of the two by default, so
@@ -278,26 +278,23 @@ def _merge_invalid(groups: list[tuple[str, ...]], invalid: Callable[[frozenset[s
 
 def _merge_by_effect(groups: list[tuple[str, ...]], limit: int,
                      value: Callable[[frozenset[str]], Any], notes: list[str]) -> list[tuple[str, ...]]:
-    """Merge the two players with the smallest one-step effects until ``limit`` players remain."""
-    groups = list(groups)
-    full = frozenset(k for g in groups for k in g)
-    v0, v1 = value(frozenset()), value(full)
+    """Merge players, in the family's knob order, into ``limit`` consecutive groups of near-equal size.
+
+    Families declare related knobs next to each other (tokenizer and casing, smoothing method and
+    value, alpha/beta/gamma), so neighbours are the natural groups; no evaluation is spent on
+    choosing them (a one-step-effect heuristic would score 2n extra configurations, each possibly
+    a new tokenisation)."""
     before = len(groups)
-
-    def effect(group: tuple[str, ...]) -> float:
-        a, b = value(frozenset(group)), value(full - frozenset(group))
-        if isinstance(a, _Invalid) or isinstance(b, _Invalid):
-            return float("inf")   # unknown: keep it apart as long as possible
-        return abs(a - v0) + abs(v1 - b)
-
-    while len(groups) > limit:
-        ranked = sorted(range(len(groups)), key=lambda i: (effect(groups[i]), i))
-        i, j = sorted(ranked[:2])
-        groups[i] = groups[i] + groups[j]
-        del groups[j]
-    notes.append(f"{before} players exceed the limit of {limit}: the players with the smallest one-step "
-                 f"effects were merged into groups ({'; '.join(' + '.join(g) for g in groups if len(g) > 1)})")
-    return groups
+    size, extra = divmod(before, limit)
+    merged: list[tuple[str, ...]] = []
+    k = 0
+    for i in range(limit):
+        take = size + (1 if i < extra else 0)
+        merged.append(tuple(kn for g in groups[k:k + take] for kn in g))
+        k += take
+    notes.append(f"{before} players exceed the limit of {limit}: neighbouring knobs (in the family's "
+                 f"order) were merged into groups ({'; '.join(' + '.join(g) for g in merged if len(g) > 1)})")
+    return merged
 
 
 def _check_max_refs(evaluator: "Evaluator", profile: str | None) -> None:

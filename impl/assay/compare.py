@@ -55,6 +55,7 @@ class MetricView:
     scale_note: str = ""
     text_input: bool = True     # False: not scored from -i/-r text files (e.g. coco's JSON captions)
     reports: Callable[[Profile, Measure], bool] | None = None   # does the tool print this measure?
+    report_max_players: int = 8   # assay report: exact Shapley players (statistics-heavy families: fewer)
 
 
 def _per_scale(full: float) -> Callable[[Config], float]:
@@ -110,11 +111,11 @@ VIEWS: dict[str, MetricView] = {v.metric: v for v in (
     MetricView("chrf", (Measure("chrF"),), _per_scale(100.0), tokens=_chrf_tokens),
     MetricView("ter", (Measure("TER"),), _per_scale(100.0), lower_is_better=True, tokens=_ter_tokens),
     MetricView("rouge", tuple(Measure(t, {"types": (t,)}) for t in ("rouge1", "rouge2", "rougeL", "rougeLsum")),
-               _fixed(100.0), tokens=_rouge_tokens, reports=_rouge_reports,
+               _fixed(100.0), tokens=_rouge_tokens, reports=_rouge_reports, report_max_players=3,
                scale_note="F-measure x 100; ROUGE-1.5.5's ROUGE-L is rougeLsum"),
     MetricView("cider", (Measure("CIDEr"),), _per_scale(1000.0), tokens=_word_tokens,
                scale_note="CIDEr-D x 100 as papers print it (pycocoevalcap's value x 100; scale 1 x 1000)"),
-    MetricView("meteor", (Measure("METEOR"),), _fixed(100.0), tokens=_meteor_tokens),
+    MetricView("meteor", (Measure("METEOR"),), _fixed(100.0), tokens=_meteor_tokens, report_max_players=2),
     MetricView("coco", (), None, text_input=False,
                scale_note="composite of the caption toolkit on COCO JSON: `assay score coco`"),
 )}
@@ -337,11 +338,14 @@ class PairAttribution:
     normalised_parts: dict[str, float] | None
     segments: list[SegmentDiff]
     segment_note: str = ""
+    start_normalised: float | None = None
+    end_normalised: float | None = None
 
     def as_dict(self, text: bool = True) -> dict[str, Any]:
         return {"metric": self.metric, "measure": self.measure, "from": self.a, "to": self.b,
                 **{k: v for k, v in self.attribution.as_dict().items() if k not in ("metric",)},
-                "normalised_parts": self.normalised_parts, "segment_note": self.segment_note,
+                "normalised_parts": self.normalised_parts, "start_normalised": self.start_normalised,
+                "end_normalised": self.end_normalised, "segment_note": self.segment_note,
                 "segments": [s.as_dict(text) for s in self.segments]}
 
 
@@ -366,12 +370,14 @@ def attribute_pair(cmp: Comparison, metric: str, measure: str | None, a: str, b:
     table = cmp.table(metric, measure)
     ev = cmp.evaluators[metric]
     view = view_of(metric)
+    norms = []
     for name in (a, b):
         row = next((r for r in table.rows if r.profile == name), None)
         if row is None:
             raise KnobError(f"profile {name!r} is not among the compared {metric} profiles")
         if row.value is None:
             raise KnobError(f"{metric}/{name} has no score on this input: {row.reason}")
+        norms.append(row.normalised)
     ca = measure_config(ev, a, table.measure)
     cb = measure_config(ev, b, table.measure)
     result = attribute(ev, ca, cb, a, b, max_players=max_players)
@@ -401,7 +407,8 @@ def attribute_pair(cmp: Comparison, metric: str, measure: str | None, a: str, b:
         note = f"no sentence-level view: {_reason(exc)}"
     if with_tokens and segments and view.tokens is not None:
         _add_tokens(cmp, view, table.measure, ev, a, b, segments)
-    return PairAttribution(metric, table.measure.label, a, b, result, normalised, segments, note)
+    return PairAttribution(metric, table.measure.label, a, b, result, normalised, segments, note,
+                           norms[0] if normalised is not None else None, norms[1] if normalised is not None else None)
 
 
 def leave_one_out(cmp: Comparison, metric: str, ca: Config, cb: Config) -> np.ndarray | None:
