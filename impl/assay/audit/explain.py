@@ -48,8 +48,7 @@ def explain(auditor: Any, source: Candidate, target: Candidate) -> Explanation |
     notes: list[str] = []
     scale = source.display
     # 1. reference subset / input preprocessing (a different Evaluator)
-    base = replace(source, measure=None if source.measure is None else source.measure)
-    here = base
+    here = source
     if (source.refs.name, source.prep) != (target.refs.name, target.prep):
         moved = replace(source, refs=target.refs, prep=target.prep, standard=False)
         a, b = auditor.evaluate(source), auditor.evaluate(moved)
@@ -69,13 +68,11 @@ def explain(auditor: Any, source: Candidate, target: Candidate) -> Explanation |
     except AssayError as exc:
         notes.append(f"knob attribution skipped: {exc}")
         c_from = c_to = None
-    knob_total = 0.0
     if c_from is not None and c_from != c_to:
         parts, more = _knob_parts(ev, c_from, c_to, p_from, p_to)
         notes += more
         for name, delta in parts.items():
             steps.append((name, delta * scale))
-            knob_total += delta * scale
     # 3. measure and presentation: whatever is left is named by what differs
     so_far = start_e.value + sum(d for _, d in steps)
     rest = end_e.value - so_far
@@ -96,7 +93,7 @@ def _knob_parts(ev: Any, c_from: Config, c_to: Config, p_from: Any, p_to: Any) -
         return _sequential(ev, c_from, c_to), ["assay.attribution is not available: knobs changed one at a time, "
                                                "in knob order (the order changes the split)"]
     try:
-        att = attribute(ev, c_from, c_to, profile_from=p_from, profile_to=p_to, max_players=8)
+        att = attribute(ev, c_from, c_to, profile_from=p_from.name, profile_to=p_to.name, max_players=8)
     except AssayError as exc:
         return _sequential(ev, c_from, c_to), [f"attribution failed ({exc}); sequential path instead"]
     return dict(att.parts), list(getattr(att, "notes", []))

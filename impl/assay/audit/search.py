@@ -56,7 +56,7 @@ class Auditor:
     """One system output and its reference streams, audited for claims of one metric family."""
 
     def __init__(self, metric: str, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]],
-                 lang: str = "en", preprocessing: bool = True, single_refs: bool = True):
+                 lang: str = "en", preprocessing: bool = True, single_refs: bool = True, thorough: bool = False):
         self.metric = metric.lower()
         get_family(self.metric)
         self.hyps = list(hyps)
@@ -64,6 +64,7 @@ class Auditor:
         self.lang = lang
         self.preprocessing = preprocessing
         self.single_refs = single_refs
+        self.thorough = thorough
         self.notes: list[str] = []
         self._evaluators: dict[tuple[str, str], Evaluator] = {}
         self._prepped: dict[tuple[str, int], list[str | None]] = {}
@@ -79,7 +80,7 @@ class Auditor:
             return sp.RAW_PREP
         from ..tokenizers.moses import moses_available
         if moses_available():
-            return sp.RAW_PREP + sp.TOKENISED_PREPS
+            return sp.RAW_PREP + (sp.ALL_TOKENISED_PREPS if self.thorough else sp.TOKENISED_PREPS)
         self.notes.append("Moses tokenisation skipped: sacremoses is not installed (pip install 'assay[moses]'); "
                           "only the ##AT##-##AT## compound split of the given text is tried")
         return sp.RAW_PREP + ("compound",)
@@ -124,8 +125,16 @@ class Auditor:
         if self.metric == "rouge":
             measures = (claim.measure,) if claim.measure else ("f", "r", "p")
         for refs in self.subsets:
-            for prep in self.preps:
+            # input preprocessing is tried with all references only (a paper that re-tokenised its
+            # output scored it against the full reference set); subsets are tried on the raw text with
+            # the common tools (thorough: the full product)
+            full = self.thorough or refs.kind == "all"
+            for prep in (self.preps if full else sp.RAW_PREP):
                 for prof, knobs in self._grids(claim, prep):
+                    if not full and self.metric == "bleu" and prof not in sp.SUBSET_BLEU_PROFILES:
+                        continue
+                    if refs.empty_missing and prof == "sacrebleu@1":
+                        continue   # it drops empty reference lines itself (empty_refs=drop)
                     for measure in measures:
                         for display in sp.DISPLAY_FACTORS.get(self.metric, (1.0,)):
                             cand = sp.make_candidate(self.metric, prof, knobs, refs, prep, measure, display)

@@ -153,6 +153,10 @@ TOKENISED_PREPS = ("moses", "moses+compound", "compound")
 ALL_TOKENISED_PREPS = ("moses", "moses-a", "moses+compound", "compound")
 
 
+#: BLEU profiles tried on a reference subset other than "all" (unless thorough)
+SUBSET_BLEU_PROFILES = ("sacrebleu", "sacrebleu@1", "multi-bleu", "nltk", "coco")
+
+
 def bleu_grids(constraints: dict[str, Any], prep: str) -> Iterator[tuple[str, dict[str, Any]]]:
     """(profile, knobs) pairs for BLEU. On pre-tokenised input only whitespace-splitting tools."""
     order = constraints.get("max_ngram_order")

@@ -184,14 +184,12 @@ def table_rows(reports: Sequence[ClaimReport]) -> list[dict[str, str]]:
         else:
             config = r.best.candidate.label()
             sig = r.signatures.get(r.best.candidate, "")
-            others = len(r.result.matches) - 1 if r.verdict == "reproduced-other" else len(r.result.matches)
             detail = f"{len(r.result.matches)} matching configuration(s)"
-            if len(r.result.matches) > 1:
-                detail += "; also: " + "; ".join(e.candidate.label() for e in r.result.matches[:4]
-                                                 if e.candidate != r.best.candidate)[:400]
+            also = [e.candidate.label() for e in r.result.matches[:4] if e.candidate.label() != config][:3]
+            if also:
+                detail += "; also: " + "; ".join(also)
             if r.explanation is not None:
                 detail += "; gap " + ", ".join(f"{n}: {v:+.{d}f}" for n, v in r.explanation.steps)
-            del others
         rows.append({"row": "" if r.row is None else str(r.row), "system": r.system or "", "claim": c.text,
                      "stated": stated, "stated score": _num(stated_e.value if stated_e else None, d),
                      "verdict": VERDICT_TEXT[r.verdict], "configuration": config, "signature": sig, "detail": detail})

@@ -35,6 +35,9 @@ def add_parser(sub: Any) -> None:
                    help="do not try Moses tokenisation / compound splitting of the input")
     p.add_argument("--no-single-refs", dest="single_refs", action="store_false",
                    help="with several references, do not try each one alone")
+    p.add_argument("--thorough", action="store_true",
+                   help="the full product: every preprocessing with every reference subset, every profile on "
+                        "each single reference, Moses -a (@-@) splitting too (slower)")
     p.add_argument("--max-matches", type=int, default=20, help="matching configurations listed per claim")
     p.add_argument("-f", "--format", choices=FORMATS, default="text")
     p.set_defaults(handler=run)
@@ -84,7 +87,8 @@ def audit_claims(hyps: list[str], streams: list[list[str]], items: list[tuple[An
     for k, (claim, sig) in enumerate(items):
         if claim.metric not in auditors:
             auditors[claim.metric] = Auditor(claim.metric, hyps, streams, lang=args.lang,
-                                             preprocessing=args.preprocessing, single_refs=args.single_refs)
+                                             preprocessing=args.preprocessing, single_refs=args.single_refs,
+                                             thorough=getattr(args, "thorough", False))
         out.append(audit_claim(auditors[claim.metric], claim, sig, system=system,
                                row=None if rows is None else rows[k], n_signatures=args.max_matches))
     return out
