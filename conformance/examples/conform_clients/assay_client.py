@@ -24,6 +24,7 @@ def main() -> int:
 
     import assay
     from assay.conform.assay_impl import score_case
+    from assay.conform.suite import report_knobs
     from assay.metrics import METRIC_NAMES
 
     fixed_metric, _, fixed_profile = (args.profile or "").partition("/")
@@ -41,9 +42,9 @@ def main() -> int:
             reply = {"version": 1, "implementation": meta}
         elif cmd == "case":
             try:
-                if args.profile:
+                if args.profile:   # blind to hints, except what to report (ROUGE's types)
                     out = score_case(fixed_metric, fixed_profile, msg["level"], msg["hyps"], msg["refs"],
-                                     None, msg.get("input"))
+                                     report_knobs(fixed_metric, msg.get("knobs") or {}), msg.get("input"))
                 else:
                     out = score_case(msg["metric"], msg.get("profile"), msg["level"], msg["hyps"], msg["refs"],
                                      msg.get("knobs") or {}, msg.get("input"))

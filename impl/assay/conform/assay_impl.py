@@ -72,7 +72,9 @@ class ProfileImplementation:
                                    "language": "python"}
 
     def __call__(self, case: dict[str, Any]) -> dict[str, Any]:
-        return score_case(self.metric, self.profile, case["level"], case["hyps"], case["refs"], self.knobs,
+        from .suite import report_knobs
+        knobs = {**report_knobs(self.metric, case.get("knobs") or {}), **self.knobs}
+        return score_case(self.metric, self.profile, case["level"], case["hyps"], case["refs"], knobs,
                           case.get("input"))
 
 

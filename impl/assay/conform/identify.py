@@ -34,7 +34,7 @@ from ..profiles import Profile, profiles_of
 from .connect import Implementation
 from .judge import Answer
 from .runner import case_message
-from .suite import REPORT_ONLY_KNOBS, Case, at_defaults, load_cases
+from .suite import REPORT_ONLY_KNOBS, Case, at_defaults, load_cases, report_knobs
 
 FACTORS = (1.0, 100.0, 0.01)
 ERROR = "error"
@@ -235,9 +235,9 @@ class IdentificationSuite:
                 values[p.name] = None
                 norms[p.name] = None
                 continue
-            config = self.configs[(p.name, case.level)]
-            values[p.name] = _value(ev, config, case.level)
-            norms[p.name] = _norm(values[p.name], float(config.get("scale", 1) or 1))
+            config = self.config_with(p.name, case, {})
+            values[p.name] = None if config is None else _value(ev, config, case.level)
+            norms[p.name] = _norm(values[p.name], float(config.get("scale", 1) or 1) if config else 1.0)
         return _Candidate(case, ev, values, norms)
 
     def _select(self, per_pair: int, max_cases: int) -> list[_Candidate]:
@@ -270,12 +270,18 @@ class IdentificationSuite:
                 probes[c.case.level] -= 1
         return chosen
 
-    def config_with(self, profile: str, level: str, changes: dict[str, Any]) -> Config | None:
-        key = (profile, level, json.dumps(changes, sort_keys=True, default=str))
+    def config_with(self, profile: str, case: Case, changes: dict[str, Any]) -> Config | None:
+        """The profile's configuration at the case's level, with the case's report-only knobs
+        (what to report, e.g. ROUGE types) and ``changes``; None when the combination is invalid."""
+        report = report_knobs(self.metric, case.knobs)
+        key = (profile, case.level, json.dumps(report, sort_keys=True, default=str),
+               json.dumps(changes, sort_keys=True, default=str))
         if key not in self._changed:
-            base = self.configs[(profile, level)]
+            base = self.configs[(profile, case.level)]
             try:
-                self._changed[key] = Config(self.family.name, self.family.knobset, {**base.as_dict(), **changes})
+                extra = self.family.knobset.resolve(report, self.metric) if report else {}
+                self._changed[key] = Config(self.family.name, self.family.knobset,
+                                            {**base.as_dict(), **extra, **changes})
             except (KnobError, ValueError, TypeError):
                 self._changed[key] = None
         return self._changed[key]
@@ -363,7 +369,7 @@ def _explain(suite: IdentificationSuite, profile: str, factor: float, answers: d
     def fixes(changes: dict[str, Any], cands: list[_Candidate]) -> list[_Candidate] | None:
         out = []
         for cand in cands:
-            config = suite.config_with(profile, cand.case.level, changes)
+            config = suite.config_with(profile, cand.case, changes)
             if config is None:
                 return None
             value = None if suite.rejects(profile, cand.case) else _value(cand.ev, config, cand.case.level)

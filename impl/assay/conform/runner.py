@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 from . import protocol
 from .connect import Implementation
 from .judge import ERRORED, FAILED, PASSED, SKIPPED, Answer, Outcome, judge
-from .suite import Case
+from .suite import Case, report_knobs
 
 MAX_EXIT = 100
 
@@ -55,9 +55,11 @@ class Report:
 
 
 def case_message(case: Case, hint_profile: bool = True) -> dict[str, Any]:
+    """The protocol message; without hints (identification) only the report-only knobs remain
+    (e.g. ROUGE's ``types``: which measure the score is)."""
+    knobs = case.knobs if hint_profile else report_knobs(case.metric, case.knobs)
     return protocol.case_message(case.id, case.metric, case.level, case.hyps, case.refs,
-                                 case.profile if hint_profile else None, case.knobs if hint_profile else {},
-                                 case.input)
+                                 case.profile if hint_profile else None, knobs, case.input)
 
 
 def _listed(case_id: str, patterns: Sequence[str]) -> str | None:

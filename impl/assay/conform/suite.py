@@ -32,6 +32,13 @@ REPORT_ONLY_KNOBS: dict[str, frozenset[str]] = {
 }
 
 
+def report_knobs(metric: str, knobs: dict[str, Any]) -> dict[str, Any]:
+    """The knobs of a case that say what to report (not how to compute): every implementation
+    answers with them, even one that takes no other knob."""
+    keep = REPORT_ONLY_KNOBS.get(metric, frozenset())
+    return {k: v for k, v in (knobs or {}).items() if k in keep}
+
+
 @dataclass(frozen=True)
 class Expected:
     """One reference tool's answer for a case (``score`` on the tool's own scale)."""
