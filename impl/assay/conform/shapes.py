@@ -117,6 +117,11 @@ def _method(obj: Any, *names: str) -> Callable[..., Any]:
     return obj
 
 
+def _tokens(segment: Any) -> list[str]:
+    """NLTK-style token list: ``str.split()`` of a string; a pre-tokenised segment as it is."""
+    return list(segment) if isinstance(segment, (list, tuple)) else segment.split()
+
+
 def _seg_refs(refs: list[list[Any]], i: int) -> list[str]:
     return [s[i] for s in refs if s[i] is not None]
 
@@ -148,8 +153,8 @@ class DirectShape:
             obj = _instance(self.corpus_obj)
             return read_result(_method(obj, "corpus_score")(hyps, refs), case)
         if shape == "nltk":
-            lists = [[r.split() for r in _seg_refs(refs, i)] for i in range(len(hyps))]
-            return read_result(self.corpus_obj(lists, [h.split() for h in hyps]), case)
+            lists = [[_tokens(r) for r in _seg_refs(refs, i)] for i in range(len(hyps))]
+            return read_result(self.corpus_obj(lists, [_tokens(h) for h in hyps]), case)
         if shape == "torchmetrics":
             fn = _instance(self.corpus_obj)
             return read_result(fn(list(hyps), [_seg_refs(refs, i) for i in range(len(hyps))]), case)
@@ -178,7 +183,7 @@ class DirectShape:
         if shape == "sacrebleu":
             return read_result(_method(_instance(fn), "sentence_score")(hyp, seg), case)
         if shape == "nltk":
-            return read_result(fn([r.split() for r in seg], hyp.split()), case)
+            return read_result(fn([_tokens(r) for r in seg], _tokens(hyp)), case)
         if shape == "torchmetrics":
             return read_result(_instance(fn)([hyp], [seg]), case)
         if shape == "coco":
