@@ -30,7 +30,8 @@ PROFILE_COST: dict[tuple[str, str], float] = {
     ("chrf", "sacrebleu"): 0.0, ("chrf", "sacrebleu-chrf++"): 0.0, ("chrf", "sacrebleu@1"): 0.6,
     ("chrf", "nltk"): 0.9, ("chrf", "nltk@3.5"): 1.3,
     ("ter", "sacrebleu"): 0.0, ("ter", "sacrebleu@1"): 0.6,
-    ("rouge", "rouge-score"): 0.0, ("rouge", "rouge-1.5.5"): 0.3,
+    ("rouge", "rouge-score"): 0.0, ("rouge", "rouge-1.5.5"): 0.3, ("rouge", "coco"): 0.8,
+    ("meteor", "meteor-1.5"): 0.0, ("meteor", "nltk"): 0.5,
     ("cider", "coco"): 0.0, ("cider", "vedantam2015"): 1.0, ("cider", "vrama91"): 1.0,
     ("nist", "mteval-v13a"): 0.0, ("nist", "mteval-v14"): 0.2, ("nist", "nltk"): 0.7,
 }
@@ -219,6 +220,8 @@ def rouge_grids(types: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
             yield "rouge-score", {"types": (t,), "stemmer": stem}
         for stem in ("none", "rouge155"):
             yield "rouge-1.5.5", {"types": (t,), "stemmer": stem}
+        if t == "rougeL":
+            yield "coco", {"types": (t,)}     # pycocoevalcap's Rouge (ROUGE-L, beta 1.2)
 
 
 def cider_grids(constraints: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -237,6 +240,7 @@ def nist_grids() -> Iterator[tuple[str, dict[str, Any]]]:
 def meteor_grids() -> Iterator[tuple[str, dict[str, Any]]]:
     for g in _grid(lowercase=(True, False)):
         yield "nltk", g
+    yield "meteor-1.5", {}
 
 
 #: families whose tool value is on 0-1 with no scale knob: the ×100 reading is a presentation choice
@@ -262,7 +266,7 @@ def standard(metric: str, claim_constraints: dict[str, Any], rouge_types: Sequen
     if metric == "cider":
         return "coco", {"tokenize": "ptb"}, None
     if metric == "meteor":
-        return "nltk", {}, None
+        return "meteor-1.5", {}, None
     if metric == "nist":
         return "mteval-v13a", {}, None
     raise KeyError(metric)
