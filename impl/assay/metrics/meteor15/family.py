@@ -1,6 +1,7 @@
 """METEOR 1.5 (the CMU jar as pycocoevalcap runs it) as rows of sufficient statistics.
 
-Per segment: the hypothesis (``|||`` removed, as pycocoevalcap does) and every reference are
+Per segment: the hypothesis (``|||`` removed, as pycocoevalcap does) and every reference (a
+reference containing ``|||`` is several references on the jar's stdio line, research M10) are
 normalised (``-norm``, :mod:`.normalize`) when ``norm`` is on (else lowercased and split on
 whitespace), aligned (:mod:`.align`) and scored (:mod:`.score`); the statistics of the best-scoring
 reference are kept (first on ties). Row columns: the jar's 23 statistics, ``chunks_eval`` (chunks,
@@ -72,8 +73,8 @@ def segment_stats(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], config: Co
     rows: list[list[float]] = []
     for i, seg in enumerate(hyps):
         hyp = tok(_text(seg, f"segment {i + 1}").replace("|||", ""))
-        seg_refs = [tok(_text(s[i], f"reference stream {k + 1}, segment {i + 1}"))
-                    for k, s in enumerate(refs) if s[i] is not None]
+        seg_refs = [tok(part) for k, s in enumerate(refs) if s[i] is not None
+                    for part in _text(s[i], f"reference stream {k + 1}, segment {i + 1}").split("|||")]
         if not seg_refs:
             raise InputError(f"segment {i + 1} has no reference (METEOR needs at least one)")
         best: tuple[float, list[float]] | None = None

@@ -5,7 +5,8 @@ module (exact, stem, synonym, paraphrase): test content, reference content, test
 function matched words; chunks; test matched words; reference matched words.
 
     P = Σ_i w_i·(δ·tc_i + (1−δ)·tf_i) / (δ·(|t| − |t_f|) + (1−δ)·|t_f|)      (R likewise)
-    Fmean = P·R / (α·P + (1−α)·R)
+    Fmean = 1 / ((1−α)/P + α/R)            (= P·R / (α·P + (1−α)·R); this order of operations
+                                             reproduces the jar's doubles most often)
     frag = 0 if every word of both sides is matched in one chunk, else chunks / ((m_t + m_r)/2)
     penalty = γ·frag^β,   score = Fmean·(1 − penalty)   (0 when P or R is 0)
 
@@ -30,14 +31,16 @@ def parts(s: Sequence[float], alpha: float, beta: float, gamma: float, delta: fl
     tm = rm = 0.0
     for i, w in enumerate(weights):
         b = 4 + 4 * i
-        tm += w * (delta * s[b] + (1 - delta) * s[b + 2])
-        rm += w * (delta * s[b + 1] + (1 - delta) * s[b + 3])
+        tm += s[b] * w * delta
+        tm += s[b + 2] * w * (1 - delta)
+        rm += s[b + 1] * w * delta
+        rm += s[b + 3] * w * (1 - delta)
     p = tm / tw if tw > 0 else 0.0
     r = rm / rw if rw > 0 else 0.0
     out = {"precision": p, "recall": r, "fmean": 0.0, "fragmentation": 0.0, "penalty": 0.0, "score": 0.0}
     if p == 0 or r == 0:
         return out
-    fmean = (p * r) / (alpha * p + (1 - alpha) * r)
+    fmean = 1 / ((1 - alpha) / p + alpha / r)
     chunks, tmw, rmw = s[20], s[21], s[22]
     if tmw == tl and rmw == rl and chunks == 1:
         frag = 0.0
