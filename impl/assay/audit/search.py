@@ -56,7 +56,8 @@ class Auditor:
     """One system output and its reference streams, audited for claims of one metric family."""
 
     def __init__(self, metric: str, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]],
-                 lang: str = "en", preprocessing: bool = True, single_refs: bool = True, thorough: bool = False):
+                 lang: str = "en", preprocessing: bool = True, single_refs: bool = True, thorough: bool = False,
+                 captions: bool = False):
         self.metric = metric.lower()
         get_family(self.metric)
         self.hyps = list(hyps)
@@ -65,6 +66,7 @@ class Auditor:
         self.preprocessing = preprocessing
         self.single_refs = single_refs
         self.thorough = thorough
+        self.captions = captions
         self.notes: list[str] = []
         self._evaluators: dict[tuple[str, str], Evaluator] = {}
         self._prepped: dict[tuple[str, int], list[str | None]] = {}
@@ -76,6 +78,8 @@ class Auditor:
 
     # ------------------------------------------------------------------ inputs
     def _available_preps(self) -> tuple[str, ...]:
+        if self.captions and self.metric in sp.CAPTION_PREP_METRICS:
+            return sp.RAW_PREP + ("ptb",)     # COCOEvalCap's PTBTokenizer before every scorer
         if self.metric != "bleu" or not self.preprocessing:
             return sp.RAW_PREP
         from ..tokenizers.moses import moses_available
@@ -92,6 +96,8 @@ class Auditor:
             lines: list[str | None] = self.hyps if index < 0 else self.streams[index]
             if prep == "raw":
                 out = list(lines)
+            elif prep == "ptb":
+                out = self._ptb(index)
             else:
                 from ..tokenizers import moses
                 if prep == "compound":
@@ -102,6 +108,21 @@ class Auditor:
                     out = moses.moses_tokenize(lines, self.lang, aggressive=(prep == "moses-a"))
             self._prepped[key] = out
         return self._prepped[key]
+
+    def _ptb(self, index: int) -> list[str | None]:
+        """pycocoevalcap's PTBTokenizer as COCOEvalCap batches it: all results in image order in one
+        run, all references (image by image, in order) in another."""
+        from ..metrics.cider import ptb_batch
+        if index < 0:
+            return ptb_batch(self.hyps)
+        flat = [(i, k) for i in range(len(self.hyps)) for k, s in enumerate(self.streams) if s[i] is not None]
+        tokens = ptb_batch([self.streams[k][i] for i, k in flat])
+        out: list[list[str | None]] = [[None] * len(self.hyps) for _ in self.streams]
+        for (i, k), t in zip(flat, tokens):
+            out[k][i] = t
+        for k, stream in enumerate(out):
+            self._prepped[("ptb", k)] = stream
+        return out[index]
 
     def evaluator(self, refs: RefSubset, prep: str = "raw") -> Evaluator:
         key = (refs.name, prep)
@@ -137,7 +158,8 @@ class Auditor:
                         continue   # it drops empty reference lines itself (empty_refs=drop)
                     for measure in measures:
                         for display in sp.DISPLAY_FACTORS.get(self.metric, (1.0,)):
-                            cand = sp.make_candidate(self.metric, prof, knobs, refs, prep, measure, display)
+                            cand = sp.make_candidate(self.metric, prof, knobs, refs, prep, measure, display,
+                                                     captions=self.captions, implied=sp.IMPLIED_KNOBS)
                             key = (cand.profile, cand.knobs, refs.name, prep, measure, display)
                             out.setdefault(key, cand)
         return sorted(out.values(), key=lambda c: (c.cost, c.departures, c.label()))
@@ -161,14 +183,16 @@ class Auditor:
 
     def standard_candidate(self, claim: Claim) -> Candidate:
         prof, knobs, measure = sp.standard(self.metric, claim.constraints, claim.rouge_types, claim.measure,
-                                           len(self.streams))
-        display = 1.0
-        cand = sp.make_candidate(self.metric, prof, knobs, self.subsets[0], "raw", measure, display, standard=True)
+                                           len(self.streams), self.captions)
+        prep = "ptb" if self.captions and self.metric in sp.CAPTION_PREP_METRICS else "raw"
+        cand = sp.make_candidate(self.metric, prof, knobs, self.subsets[0], prep, measure, 1.0, standard=True,
+                                 captions=self.captions, implied=sp.IMPLIED_KNOBS)
         # present the standard score on the claim's scale (a 0-1 tool value next to a 0-100 claim)
         value = self.evaluate(cand).value
-        if value is not None and self.metric in ("rouge", "meteor", "cider") and claim.value > 1.5 * max(value, 1e-12) \
+        if value is not None and self.metric in ("rouge", "meteor", "cider", "bleu") and claim.value > 1.5 * max(value, 1e-12) \
                 and abs(value * 100 - claim.value) < abs(value - claim.value):
-            cand = sp.make_candidate(self.metric, prof, knobs, self.subsets[0], "raw", measure, 100.0, standard=True)
+            cand = sp.make_candidate(self.metric, prof, knobs, self.subsets[0], prep, measure, 100.0, standard=True,
+                                     captions=self.captions, implied=sp.IMPLIED_KNOBS)
         return cand
 
     # ------------------------------------------------------------------ scoring

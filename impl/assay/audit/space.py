@@ -49,7 +49,8 @@ VALUE_COST: dict[tuple[str, str, Any], float] = {
     ("rouge", "stemmer", "porter-nltk"): 0.4, ("rouge", "stemmer", "rouge155"): 0.4,
 }
 REFS_COST = {"all": 0.0, "single": 0.6, "empty-missing": 0.8}
-PREP_COST = {"raw": 0.0, "moses": 0.8, "moses-a": 1.0, "moses+compound": 0.9, "compound": 0.9}
+CAPTION_PREP_METRICS = ("bleu", "rouge", "meteor")
+PREP_COST = {"ptb": 0.2, "raw": 0.0, "moses": 0.8, "moses-a": 1.0, "moses+compound": 0.9, "compound": 0.9}
 DISPLAY_COST = 0.5          # ×100 / ÷100 applied by the reader of the score, not the tool
 MEASURE_COST = {"f": 0.0, "r": 0.6, "p": 1.2}
 
@@ -116,16 +117,29 @@ def knob_cost(metric: str, name: str, value: Any) -> float:
     return VALUE_COST.get((metric, name, value), DEPARTURE_COST)
 
 
+#: with image captions, COCOEvalCap's PTB tokenisation is the norm and raw text the departure
+CAPTION_PREP_COST = {"ptb": 0.0, "raw": 0.3}
+CAPTION_VALUE_COST = {("cider", "tokenize", "ptb"): 0.0}
+#: knobs a claim's metric name fixes (BLEU-1, chrF2, ROUGE-L ...): not departures
+IMPLIED_KNOBS = ("max_ngram_order", "weights", "beta", "word_order", "types", "clipping")
+
+
 def make_candidate(metric: str, profile: str, knobs: dict[str, Any], refs: RefSubset, prep: str = "raw",
-                   measure: str | None = None, display: float = 1.0, standard: bool = False) -> Candidate:
-    """A candidate with its departures from the profile counted and its cost computed."""
+                   measure: str | None = None, display: float = 1.0, standard: bool = False,
+                   captions: bool = False, implied: Sequence[str] = ()) -> Candidate:
+    """A candidate with its departures from the profile counted and its cost computed; knobs in
+    ``implied`` (fixed by the claim's metric name) are not departures."""
     base = get_profile(metric, profile).knobs
     departed = tuple(sorted((k, v) for k, v in knobs.items() if k not in base or base[k] != v))
+    counted = [(k, v) for k, v in departed if k not in implied]
     cost = PROFILE_COST.get((metric, profile), 1.5)
-    cost += sum(knob_cost(metric, k, v) for k, v in departed)
-    cost += REFS_COST[refs.kind] + PREP_COST.get(prep, 1.0) + MEASURE_COST.get(measure or "f", 1.0)
+    values = {**VALUE_COST, **CAPTION_VALUE_COST} if captions else VALUE_COST
+    cost += sum(values.get((metric, k, v), DEPARTURE_COST) for k, v in counted)
+    preps = {**PREP_COST, **CAPTION_PREP_COST} if captions else PREP_COST
+    cost += REFS_COST[refs.kind] + preps.get(prep, 1.0) + MEASURE_COST.get(measure or "f", 1.0)
     cost += DISPLAY_COST if display != 1.0 else 0.0
-    departures = len(departed) + (refs.kind != "all") + (prep != "raw") + ((measure or "f") != "f") + \
+    normal_prep = "ptb" if captions and prep in ("ptb", "raw") and metric in CAPTION_PREP_METRICS else "raw"
+    departures = len(counted) + (refs.kind != "all") + (prep != normal_prep) + ((measure or "f") != "f") + \
         (display != 1.0)
     return Candidate(metric, profile, departed, refs, prep, measure, display, round(cost, 6), departures, standard)
 
@@ -240,7 +254,8 @@ def nist_grids() -> Iterator[tuple[str, dict[str, Any]]]:
 def meteor_grids() -> Iterator[tuple[str, dict[str, Any]]]:
     for g in _grid(lowercase=(True, False)):
         yield "nltk", g
-    yield "meteor-1.5", {}
+    for g in _grid(norm=(True, False)):
+        yield "meteor-1.5", g
 
 
 #: families whose tool value is on 0-1 with no scale knob: the ×100 reading is a presentation choice
@@ -249,9 +264,15 @@ DISPLAY_FACTORS = {"rouge": (1.0, 100.0), "cider": (1.0, 100.0, 0.01), "meteor":
 
 
 def standard(metric: str, claim_constraints: dict[str, Any], rouge_types: Sequence[str], measure: str | None,
-             n_streams: int) -> tuple[str, dict[str, Any], str | None]:
+             n_streams: int, captions: bool = False) -> tuple[str, dict[str, Any], str | None]:
     """The community-recommended configuration: sacrebleu defaults (BLEU, chrF, TER), rouge-score
-    defaults (ROUGE), pycocoevalcap's COCOEvalCap (CIDEr: PTB tokenisation), NLTK (METEOR), mteval (NIST)."""
+    defaults (ROUGE), pycocoevalcap's COCOEvalCap (CIDEr: PTB tokenisation; with captions also BLEU,
+    ROUGE-L and METEOR on PTB tokens), METEOR 1.5 (METEOR), mteval (NIST)."""
+    if captions and metric == "bleu":
+        order = claim_constraints.get("max_ngram_order")
+        return "coco", ({"max_ngram_order": order} if order else {}), None
+    if captions and metric == "rouge":
+        return "coco", {"types": ("rougeL",)}, None
     if metric == "bleu":
         order = claim_constraints.get("max_ngram_order")
         return "sacrebleu", ({"max_ngram_order": order} if order else {}), None

@@ -31,6 +31,9 @@ def add_parser(sub: Any) -> None:
                         "each applies to the claims of its metric")
     p.add_argument("--table", help="batch mode: a TSV of claims (system, refs, metric, value[, signature])")
     p.add_argument("--lang", default="en", help="language of the text, for Moses tokenisation (default en)")
+    p.add_argument("--captions", action="store_true",
+                   help="image captions: also try pycocoevalcap's PTB tokenisation, and take COCOEvalCap as the "
+                        "standard (automatic when the input is COCO JSON: -i results.json -r annotations.json)")
     p.add_argument("--no-preprocessing", dest="preprocessing", action="store_false",
                    help="do not try Moses tokenisation / compound splitting of the input")
     p.add_argument("--no-single-refs", dest="single_refs", action="store_false",
@@ -62,19 +65,30 @@ def run(args: argparse.Namespace) -> int:
     for s in sigs:
         if not any(c.metric == s.metric for c in claims):
             raise InputError(f"signature {s.text!r} is a {s.metric} signature, but no claim is {s.metric}")
-    hyps, streams = read_corpus(args.input, args.refs)
+    hyps, streams, captions = read_corpus(args.input, args.refs)
+    args.captions = args.captions or captions
     reports = audit_claims(hyps, streams, [(c, next((s for s in sigs if s.metric == c.metric), None)) for c in claims],
                            args, system=args.input)
     print(render(reports, args.format, args.max_matches, single=True))
     return 0
 
 
-def read_corpus(hyp_path: str, ref_paths: list[str]) -> tuple[list[str], list[list[str]]]:
+def read_corpus(hyp_path: str, ref_paths: list[str]) -> tuple[list[str], list[list[Any]], bool]:
+    """Line files (one segment per line), or COCO JSON: results ``-i`` and one annotations file ``-r``
+    (then the input is captions: the third value is True)."""
+    from ..errors import InputError
     from ..io import check_aligned, read_segments
+    if hyp_path.lower().endswith(".json"):
+        from ..coco_json import read_coco
+        if len(ref_paths) != 1:
+            raise InputError(f"{hyp_path}: COCO JSON results take one annotations file as the reference, "
+                             f"got {len(ref_paths)}")
+        data = read_coco(ref_paths[0], hyp_path)
+        return data.hyps, data.refs, True
     hyp = read_segments(hyp_path)
     refs = [read_segments(p) for p in ref_paths]
     check_aligned(hyp, refs)
-    return hyp.lines, [r.lines for r in refs]
+    return hyp.lines, [r.lines for r in refs], False
 
 
 def audit_claims(hyps: list[str], streams: list[list[str]], items: list[tuple[Any, Any]], args: argparse.Namespace,
@@ -88,7 +102,8 @@ def audit_claims(hyps: list[str], streams: list[list[str]], items: list[tuple[An
         if claim.metric not in auditors:
             auditors[claim.metric] = Auditor(claim.metric, hyps, streams, lang=args.lang,
                                              preprocessing=args.preprocessing, single_refs=args.single_refs,
-                                             thorough=getattr(args, "thorough", False))
+                                             thorough=getattr(args, "thorough", False),
+                                             captions=getattr(args, "captions", False))
         out.append(audit_claim(auditors[claim.metric], claim, sig, system=system,
                                row=None if rows is None else rows[k], n_signatures=args.max_matches))
     return out
@@ -145,16 +160,17 @@ def run_table(path: str, args: argparse.Namespace) -> list[Any]:
         try:
             claim = parse_claim(f"{row['metric']} {row['value']}")
             sig = parse_signature(row["signature"], claim.metric) if row["signature"] else None
-            hyps, streams = read_corpus(row["system_path"], row["refs"])
+            hyps, streams, captions = read_corpus(row["system_path"], row["refs"])
         except AssayError as exc:
             raise InputError(f"{row['where']}: {exc}") from None
-        prepared.append((row, claim, sig, hyps, streams))
+        prepared.append((row, claim, sig, hyps, streams, captions))
     reports = []
     cache: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
-    for row, claim, sig, hyps, streams in prepared:
+    for row, claim, sig, hyps, streams, captions in prepared:
         key = (row["system_path"], tuple(row["refs"]))
+        row_args = argparse.Namespace(**{**vars(args), "captions": bool(getattr(args, "captions", False) or captions)})
         try:
-            reports += audit_claims(hyps, streams, [(claim, sig)], args, system=row["system"], rows=[row["line"]],
+            reports += audit_claims(hyps, streams, [(claim, sig)], row_args, system=row["system"], rows=[row["line"]],
                                     auditors=cache.setdefault(key, {}))
         except AssayError as exc:
             raise InputError(f"{row['where']}: {exc}") from None
