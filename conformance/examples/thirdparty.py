@@ -13,7 +13,14 @@ nothing itself.
 - ``py_rouge`` (shape rouge-score): the ``py-rouge`` package ``Rouge(metrics=["rouge-n", "rouge-l"],
   max_n=2, limit_length=False)`` with its other defaults (stemming, alpha 0.5). py-rouge installs
   into the same ``rouge`` import package as pltrdy's, so it is loaded from ``$PY_ROUGE_PATH``
-  (default /tmp/conform_pyrouge, a ``pip install --target`` folder) under its own name.
+  (default /tmp/conform_pyrouge: ``pip install --target DIR --no-deps py-rouge==1.1 "setuptools<81"``;
+  py-rouge imports ``pkg_resources``, which setuptools 81 removed). **Offline patch:** py-rouge
+  tokenises with ``nltk.word_tokenize``, which needs NLTK's punkt model (not installable here);
+  the wrapper replaces ``Rouge.tokenize_text`` with ``str.split`` (as the research notes did), so
+  these results are py-rouge's scoring on whitespace tokens.
+- ``torchmetrics_rouge`` (shape torchmetrics): ``ROUGEScore(rouge_keys=("rouge1", "rouge2", "rougeL"))``
+  — rougeLsum is left out because torchmetrics splits sentences with NLTK punkt (not installable
+  here); cases asking for rougeLsum are skipped.
 """
 from __future__ import annotations
 
@@ -70,6 +77,17 @@ def load_py_rouge() -> Any:
         sys.modules.update(saved)
 
 
+@lru_cache(maxsize=1)
+def _py_rouge_evaluator() -> Any:
+    cls = load_py_rouge()
+    cls.tokenize_text = staticmethod(lambda text, language="english": text.split())   # offline patch
+    return cls(metrics=["rouge-n", "rouge-l"], max_n=2, limit_length=False)
+
+
 def py_rouge(target: str, prediction: str) -> dict[str, Any]:
-    evaluator = load_py_rouge()(metrics=["rouge-n", "rouge-l"], max_n=2, limit_length=False)
-    return evaluator.get_scores(prediction, target)
+    return _py_rouge_evaluator().get_scores(prediction, target)
+
+
+def torchmetrics_rouge(preds: list[str], target: list[list[str]]) -> dict[str, Any]:
+    from torchmetrics.text import ROUGEScore
+    return ROUGEScore(rouge_keys=("rouge1", "rouge2", "rougeL"))(preds, target)

@@ -84,6 +84,7 @@ def describe_difference(expected: Any, got: Any, unit: str = "segment",
     tol = tol or {"rel": 1e-9}
     if isinstance(expected, list):
         what = "sentence scores" if unit == "segment" else "entries"
+        units = "segments" if unit == "segment" else "entries"
         if not isinstance(got, list):
             return f"expected {len(expected)} {what}, got {_fmt(got)}"
         if len(expected) != len(got):
@@ -92,7 +93,7 @@ def describe_difference(expected: Any, got: Any, unit: str = "segment",
         if not bad:
             return "equal within tolerance"
         i = bad[0]
-        return (f"{len(bad)} of {len(expected)} {unit}s differ; first at {unit} {i + 1}: "
+        return (f"{len(bad)} of {len(expected)} {units} differ; first at {unit} {i + 1}: "
                 f"{describe_difference(expected[i], got[i], 'entry', tol)}")
     if isinstance(expected, (int, float)) and isinstance(got, (int, float)) and not isinstance(got, bool):
         delta = got - expected
