@@ -26,6 +26,7 @@ def add_parser(sub: Any) -> None:
                         "(NAME or METRIC/NAME)")
     p.add_argument("--top", type=int, default=10, help="segments shown in the per-segment view (default 10)")
     p.add_argument("--max-players", type=int, default=8, help="exact Shapley up to this many players (default 8)")
+    p.add_argument("--plot", metavar="DIR", help="with --attribute: write a waterfall PNG per attribution to DIR")
     p.add_argument("-f", "--format", choices=("text", "markdown", "json"), default="text")
     p.set_defaults(handler=run)
 
@@ -61,6 +62,13 @@ def run(args: argparse.Namespace) -> int:
         if not pairs:
             raise KnobError(f"no compared metric has scores for both profiles {a!r} and {b!r}"
                             + (f" ({'; '.join(unavailable)})" if unavailable else ""))
+    if args.plot and pairs:
+        from pathlib import Path
+
+        from ..report.build import _waterfall
+        for pa in pairs:
+            fig = _waterfall(pa, Path(args.plot), pa.normalised_parts is not None)
+            print(Path(args.plot) / fig.png, file=sys.stderr)
     if args.format == "json":
         doc = result.as_dict()
         if args.attribute:
