@@ -213,8 +213,8 @@ def default_profile(metric: str) -> str:
 
 
 def select_metrics(metrics: Sequence[str] | None) -> list[str]:
-    if not metrics:
-        return list(METRIC_NAMES)
+    if not metrics:   # the presentation order of VIEWS first, then any other family
+        return [m for m in VIEWS if m in METRIC_NAMES] + [m for m in METRIC_NAMES if m not in VIEWS]
     out = []
     for m in metrics:
         for part in m.split(","):

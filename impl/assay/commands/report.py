@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -19,6 +20,11 @@ def add_parser(sub: Any) -> None:
     src = p.add_argument_group("input (default: the bundled sample corpus)")
     src.add_argument("--corpus", metavar="DIR", help="a directory with a *hyp* file and aligned *ref* files")
     src.add_argument("--system", help="with --corpus: the hypothesis file whose name contains this")
+    src.add_argument("--corpora", metavar="DIR",
+                     help="one report per corpus directory in DIR (and DIR/*/*), written to OUTPUT/<name>; "
+                          "nothing happens when DIR does not exist")
+    p.add_argument("--index", metavar="FILE",
+                   help="write an index page (Markdown) of every report under FILE's directory, after any report")
     src.add_argument("-i", "--input", help="hypothesis file, one segment per line")
     src.add_argument("-r", "--refs", nargs="+", help="reference files, each aligned with the input")
     p.add_argument("-o", "--output", default="assay-report", help="output directory (default ./assay-report)")
@@ -40,8 +46,16 @@ def run(args: argparse.Namespace) -> int:
     from ..io import check_aligned, read_segments
     from ..report import build_report, discover_corpus, sample_dir
 
-    if args.corpus and (args.input or args.refs):
-        raise KnobError("use either --corpus DIR or -i/-r, not both")
+    if sum(bool(x) for x in (args.corpus, args.input or args.refs, args.corpora)) > 1:
+        raise KnobError("use one of --corpus DIR, --corpora DIR or -i/-r")
+    if args.corpora:
+        code = _corpora(args)
+        if args.index:
+            print(write_index(Path(args.index)))
+        return code
+    if args.index and not (args.corpus or args.input) and args.output == "assay-report" and not args.title:
+        print(write_index(Path(args.index)))   # --index alone: only the index page
+        return 0
     if bool(args.input) != bool(args.refs):
         raise KnobError("-i HYP and -r REF ... go together")
     if args.corpus:
@@ -64,4 +78,68 @@ def run(args: argparse.Namespace) -> int:
                           progress=args.progress, top=args.top)
     for kind in ("html", "markdown", "summary"):
         print(report.files[kind])
+    if args.index:
+        print(write_index(Path(args.index)))
     return 0
+
+
+def _corpora(args: argparse.Namespace) -> int:
+    """Every corpus directory under --corpora: a report each (failures are listed, not fatal)."""
+    from ..errors import AssayError
+    from ..io import check_aligned, read_segments
+    from ..report import build_report, discover_corpus
+
+    root = Path(args.corpora)
+    if not root.is_dir():
+        print(f"no corpora at {root}: nothing to report", file=sys.stderr)
+        return 0
+    candidates = sorted(d for d in [root, *root.iterdir(), *(e for d in root.iterdir() if d.is_dir()
+                                                              for e in d.iterdir())] if d.is_dir())
+    done = 0
+    for d in candidates:
+        try:
+            hyp_path, ref_paths = discover_corpus(d, args.system)
+        except AssayError:
+            continue
+        name = str(d.relative_to(root)).replace("/", "-") or root.name
+        hyp = read_segments(hyp_path)
+        refs = [read_segments(p) for p in ref_paths]
+        try:
+            check_aligned(hyp, refs)
+            report = build_report(hyp.lines, [r.lines for r in refs], Path(args.output) / name,
+                                  title=f"assay discrepancy report: {name}",
+                                  source=f"Corpus {name}: {hyp_path.name} against "
+                                         f"{', '.join(p.name for p in ref_paths)} (segment text not included).",
+                                  include_text=not args.no_text, metrics=args.metric or None,
+                                  progress=args.progress, top=args.top)
+        except AssayError as exc:
+            print(f"{name}: not reported ({exc})", file=sys.stderr)
+            continue
+        print(report.files["html"])
+        done += 1
+    print(f"{done} corpus report(s) in {args.output}", file=sys.stderr)
+    return 0
+
+
+def write_index(path: Path) -> Path:
+    """A Markdown index of every report (a directory with summary.json) under ``path``'s directory."""
+    import json
+
+    base = path.parent
+    rows = []
+    for summary in sorted(base.glob("**/summary.json")):
+        doc = json.loads(summary.read_text(encoding="utf-8"))
+        rel = summary.parent.relative_to(base).as_posix()
+        spreads = ", ".join(f"{m['metric']} {m['measure']} {m['spread']:.2f}" for m in doc.get("metrics", [])
+                            if m.get("spread") is not None and m["measure"] in ("BLEU", "chrF", "TER", "rougeLsum"))
+        rows.append(f"| [{rel}]({rel}/report.md) ([HTML]({rel}/index.html)) | {doc.get('segments')} | "
+                    f"{doc.get('references')} | {'yes' if doc.get('segment_text_included') else 'no'} | {spreads} |")
+    text = ["# assay discrepancy reports", "",
+            "Generated by `tox -e report` (`assay report`). Each report compares every profile of every metric "
+            "on one corpus, attributes the differences to knobs (exact Shapley values) and plots them. Reports "
+            "on corpora that are not ours to publish hold numbers only (no segment text).", "",
+            "| report | segments | references | segment text | spread (0-100): BLEU, chrF, TER, ROUGE-Lsum |",
+            "|---|---|---|---|---|", *rows, ""]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(text), encoding="utf-8")
+    return path
