@@ -17,6 +17,8 @@ rouge-research the research golden cases (shared/research/rouge_meteor_cider_gol
 stems          ROUGE-1.5.5 -m / NLTK Porter stems, ROUGE tokens and truncation (fixtures/tokenizers/rouge.json)
 ptb            pycocoevalcap's PTBTokenizer jar (fixtures/tokenizers/ptb.json)
 meteor         NLTK 3.10.4 meteor_score with WordNet 3.0 from /usr/share/wordnet
+meteor15       the METEOR 1.5 jar as pycocoevalcap 1.2 ships it (java; -l en -norm)
+rouge-coco     pycocoevalcap 1.2's Rouge (ROUGE-L, beta 1.2, max over references)
 coco           pycocoevalcap 1.2 BLEU/ROUGE-L/CIDEr-D (+ the CIDEr authors' code with --vrama91-dir)
 moses          (explicit) multi-bleu.perl / mteval from ``$ASSAY_MOSES_DIR``
 d2l            (explicit) d2l's ``bleu`` cut out of ``--d2l-source``
@@ -36,7 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conformance.fixture_io import write_specs  # noqa: E402
 
-DEFAULT_SOURCES = "sacrebleu,nltk,chrf,ter,significance,rouge,rouge-research,stems,ptb,coco,meteor"
+DEFAULT_SOURCES = ("sacrebleu,nltk,chrf,ter,significance,rouge,rouge-research,stems,ptb,coco,meteor,meteor15,"
+                   "rouge-coco")
 
 
 def _specs(source: str, args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -63,9 +66,9 @@ def _specs(source: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     if source == "rouge-research":
         from conformance import regen_rouge_research
         return regen_rouge_research.build_fixtures()
-    if source == "meteor":
-        from conformance import regen_meteor
-        return regen_meteor.build_fixtures()
+    if source in ("meteor", "meteor15", "rouge-coco"):   # build_fixtures() with no arguments
+        from importlib import import_module
+        return import_module(f"conformance.regen_{source.replace('-', '_')}").build_fixtures()
     if source == "coco":
         from conformance import regen_coco
         return regen_coco.build_fixtures(with_pipeline=True, vrama91_dir=args.vrama91_dir)
