@@ -214,3 +214,20 @@ def test_wrong_metric_and_endpoint_errors() -> None:
         attribute(ev, a, c)
     with pytest.raises(AssayError, match="at most 1 reference"):
         attribute(ev, a, ev.config("d2l")[0], "sacrebleu", "d2l")
+
+
+def test_order_merge_groups_neighbours_without_evaluating() -> None:
+    hyps, refs = _sample()
+    ev = Evaluator("bleu", hyps, refs)
+    a, _ = ev.config("sacrebleu")
+    b, _ = ev.config("nltk@3.5")
+    result = attribute(ev, a, b, "sacrebleu", "nltk@3.5", max_players=4, merge="order")
+    groups = [g for name, g in result.groups.items() if name != "scale"]
+    assert len(groups) == 4
+    order = [k for k in get_family("bleu").knobset.names if k in a.differs_from(b) and k != "scale"]
+    assert [k for g in groups for k in g] == order        # consecutive in the family's order
+    assert max(map(len, groups)) - min(map(len, groups)) <= 1
+    assert result.evaluations == 1 << 4                   # only the 16 coalitions were scored
+    assert _sum_ok(result)
+    with pytest.raises(KnobError):
+        attribute(ev, a, b, merge="nosuch")

@@ -20,9 +20,12 @@ Exact over all ``2^n`` coalitions. Players:
   e.g. NLTK NIST's ZeroDivisionError) has no value. The knobs concerned are merged into one
   player that changes together (the merge that removes most invalid coalitions first), and the
   notes say which knobs and why.
-- **Too many players.** Beyond ``max_players`` players, neighbouring knobs (in the family's
-  declaration order, which keeps related knobs together) are merged into ``max_players``
-  groups; the notes say so. The decomposition stays exact for the merged players.
+- **Too many players.** Beyond ``max_players`` players, players are merged (the notes say how):
+  ``merge="effect"`` (default) merges the two with the smallest one-step effects
+  ``|v({i}) - v(∅)| + |v(N) - v(N∖{i})|`` repeatedly (2n extra evaluations); ``merge="order"``
+  merges neighbouring knobs in the family's declaration order (which keeps related knobs
+  together) into ``max_players`` groups without evaluating anything, for families whose
+  statistics are expensive. The decomposition stays exact for the merged players.
 - **Scale.** ``scale`` (0-1 vs 0-100 for BLEU/chrF/TER, 1 vs 10 for CIDEr) multiplies the score
   and would, as a player, take a share of every other knob's effect. It is not a player: the
   other knobs are attributed on one scale (``scale_on``: the larger of the two by default, so
@@ -93,12 +96,13 @@ class _Invalid:
 
 def attribute(evaluator: "Evaluator", config_from: Config, config_to: Config,
               profile_from: str | None = None, profile_to: str | None = None,
-              max_players: int = 8, *, scale_on: str = "max") -> Attribution:
+              max_players: int = 8, *, scale_on: str = "max", merge: str = "effect") -> Attribution:
     """Shapley decomposition of ``score(config_to) - score(config_from)`` over the differing knobs.
 
     ``evaluator`` holds the corpus (its statistics are reused across coalitions);
     ``profile_from``/``profile_to`` name the configurations (and their ``max_refs`` is checked).
     ``scale_on`` = ``max`` | ``from`` | ``to``: the scale of the non-scale parts (module doc).
+    ``merge`` = ``effect`` | ``order``: how players beyond ``max_players`` are grouped (module doc).
     Raises the endpoint's own error when ``config_from`` or ``config_to`` cannot be scored.
     """
     metric = evaluator.metric
@@ -108,6 +112,8 @@ def attribute(evaluator: "Evaluator", config_from: Config, config_to: Config,
             raise KnobError(f"{name} is a {cfg.metric!r} configuration, the evaluator scores {metric!r}")
     if max_players < 1:
         raise KnobError("max_players must be at least 1")
+    if merge not in _MERGES:
+        raise KnobError(f"merge must be effect or order, got {merge!r}")
     if scale_on not in ("max", "from", "to"):
         raise KnobError(f"scale_on must be max, from or to, got {scale_on!r}")
     _check_max_refs(evaluator, profile_from)
@@ -182,11 +188,11 @@ def attribute(evaluator: "Evaluator", config_from: Config, config_to: Config,
 
     groups: list[tuple[str, ...]] = [(k,) for k in players_knobs]
     if len(groups) > MAX_ENUMERATED_KNOBS:
-        groups = _merge_by_effect(groups, MAX_ENUMERATED_KNOBS, value, notes)
+        groups = _merge_by_order(groups, MAX_ENUMERATED_KNOBS, value, notes)
     groups = _merge_invalid(groups, lambda ch: isinstance(build(ch), _Invalid),
                             lambda ch: build(ch).reason, notes, "is not a valid configuration")
     if len(groups) > max_players:
-        groups = _merge_by_effect(groups, max_players, value, notes)
+        groups = _MERGES[merge](groups, max_players, value, notes)
     groups = _merge_invalid(groups, lambda ch: isinstance(value(ch), _Invalid),
                             lambda ch: value(ch).reason, notes, "cannot be scored")
 
@@ -278,12 +284,36 @@ def _merge_invalid(groups: list[tuple[str, ...]], invalid: Callable[[frozenset[s
 
 def _merge_by_effect(groups: list[tuple[str, ...]], limit: int,
                      value: Callable[[frozenset[str]], Any], notes: list[str]) -> list[tuple[str, ...]]:
+    """Merge the two players with the smallest one-step effects until ``limit`` players remain.
+
+    effect(i) = |v({i}) - v(∅)| + |v(N) - v(N∖{i})|; costs 2n evaluations."""
+    groups = list(groups)
+    full = frozenset(k for g in groups for k in g)
+    v0, v1 = value(frozenset()), value(full)
+    before = len(groups)
+
+    def effect(group: tuple[str, ...]) -> float:
+        a, b = value(frozenset(group)), value(full - frozenset(group))
+        if isinstance(a, _Invalid) or isinstance(b, _Invalid):
+            return float("inf")   # unknown: keep it apart as long as possible
+        return abs(a - v0) + abs(v1 - b)
+
+    while len(groups) > limit:
+        ranked = sorted(range(len(groups)), key=lambda i: (effect(groups[i]), i))
+        i, j = sorted(ranked[:2])
+        groups[i] = groups[i] + groups[j]
+        del groups[j]
+    notes.append(f"{before} players exceed the limit of {limit}: the players with the smallest one-step "
+                 f"effects were merged ({'; '.join(' + '.join(g) for g in groups if len(g) > 1)})")
+    return groups
+
+
+def _merge_by_order(groups: list[tuple[str, ...]], limit: int,
+                    value: Callable[[frozenset[str]], Any], notes: list[str]) -> list[tuple[str, ...]]:
     """Merge players, in the family's knob order, into ``limit`` consecutive groups of near-equal size.
 
-    Families declare related knobs next to each other (tokenizer and casing, smoothing method and
-    value, alpha/beta/gamma), so neighbours are the natural groups; no evaluation is spent on
-    choosing them (a one-step-effect heuristic would score 2n extra configurations, each possibly
-    a new tokenisation)."""
+    No evaluation is spent on choosing the groups (the effect heuristic scores 2n extra
+    configurations, each possibly a new tokenisation: costly for ROUGE and METEOR)."""
     before = len(groups)
     size, extra = divmod(before, limit)
     merged: list[tuple[str, ...]] = []
@@ -293,8 +323,11 @@ def _merge_by_effect(groups: list[tuple[str, ...]], limit: int,
         merged.append(tuple(kn for g in groups[k:k + take] for kn in g))
         k += take
     notes.append(f"{before} players exceed the limit of {limit}: neighbouring knobs (in the family's "
-                 f"order) were merged into groups ({'; '.join(' + '.join(g) for g in merged if len(g) > 1)})")
+                 f"order) were merged ({'; '.join(' + '.join(g) for g in merged if len(g) > 1)})")
     return merged
+
+
+_MERGES = {"effect": _merge_by_effect, "order": _merge_by_order}
 
 
 def _check_max_refs(evaluator: "Evaluator", profile: str | None) -> None:

@@ -56,6 +56,7 @@ class MetricView:
     text_input: bool = True     # False: not scored from -i/-r text files (e.g. coco's JSON captions)
     reports: Callable[[Profile, Measure], bool] | None = None   # does the tool print this measure?
     report_max_players: int = 8   # assay report: exact Shapley players (statistics-heavy families: fewer)
+    merge: str = "effect"         # grouping beyond the player limit (attribution.attribute's merge)
 
 
 def _per_scale(full: float) -> Callable[[Config], float]:
@@ -111,11 +112,12 @@ VIEWS: dict[str, MetricView] = {v.metric: v for v in (
     MetricView("chrf", (Measure("chrF"),), _per_scale(100.0), tokens=_chrf_tokens),
     MetricView("ter", (Measure("TER"),), _per_scale(100.0), lower_is_better=True, tokens=_ter_tokens),
     MetricView("rouge", tuple(Measure(t, {"types": (t,)}) for t in ("rouge1", "rouge2", "rougeL", "rougeLsum")),
-               _fixed(100.0), tokens=_rouge_tokens, reports=_rouge_reports, report_max_players=3,
+               _fixed(100.0), tokens=_rouge_tokens, reports=_rouge_reports, report_max_players=3, merge="order",
                scale_note="F-measure x 100; ROUGE-1.5.5's ROUGE-L is rougeLsum"),
     MetricView("cider", (Measure("CIDEr"),), _per_scale(1000.0), tokens=_word_tokens,
                scale_note="CIDEr-D x 100 as papers print it (pycocoevalcap's value x 100; scale 1 x 1000)"),
-    MetricView("meteor", (Measure("METEOR"),), _fixed(100.0), tokens=_meteor_tokens, report_max_players=2),
+    MetricView("meteor", (Measure("METEOR"),), _fixed(100.0), tokens=_meteor_tokens, report_max_players=2,
+               merge="order"),
     MetricView("coco", (), None, text_input=False,
                scale_note="composite of the caption toolkit on COCO JSON: `assay score coco`"),
 )}
@@ -380,7 +382,7 @@ def attribute_pair(cmp: Comparison, metric: str, measure: str | None, a: str, b:
         norms.append(row.normalised)
     ca = measure_config(ev, a, table.measure)
     cb = measure_config(ev, b, table.measure)
-    result = attribute(ev, ca, cb, a, b, max_players=max_players)
+    result = attribute(ev, ca, cb, a, b, max_players=max_players, merge=view.merge)
     normalised = None
     if view.factor is not None and (result.scale_on is not None or SCALE_KNOB not in ca):
         held = dict(ca.as_dict())
