@@ -95,8 +95,6 @@ def test_reversed_attribution_is_negated(case) -> None:
         assert back.parts[name] == -part, (name, part, back.parts[name])
 
 
-SAMPLE = None
-
 
 def _sample() -> tuple[list[str], list[list[str]]]:
     from pathlib import Path
