@@ -92,3 +92,18 @@ def test_wmt22_automatic_scores(corpora_dir: Path, tmp_path: Path, capsys: pytes
         if metric == "bleu":
             assert _in_first(report, "bleu/sacrebleu", {"tokenize": WMT22_TOKENIZER[pair]}), \
                 (report["claim"], [m["configuration"] for m in report["matches"][:3]])
+
+
+def test_clipscore_coco_captions(corpora_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """pycocoevalcap's printed BLEU-1..4, ROUGE(-L) and CIDEr of the clipscore README: COCO JSON rows,
+    reproduced under COCOEvalCap (PTB tokens) as the standard configuration."""
+    folder = corpora_dir / "clipscore-example"
+    rows = []
+    with open(folder / "published_scores.tsv", encoding="utf-8") as fh:
+        for rec in csv.DictReader(fh, delimiter="\t"):
+            for column in ("BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "ROUGE", "CIDER"):
+                rows.append([str(folder / rec["candidates"]), str(folder / "refs.json"), column, rec[column]])
+    out = _run_table(tmp_path, rows, capsys)
+    for report in out:
+        assert report["verdict"] == "reproduced", (report["system"], report["claim"], report["standard"]["value"])
+        assert report["standard"]["input"] in ("ptb", "raw")
