@@ -222,7 +222,8 @@ class IdentificationSuite:
     """Discriminating cases for one metric, with every profile's assay value on each."""
 
     def __init__(self, metric: str, per_profile: int = 8, per_pair: int = 8, max_cases: int = 80,
-                 profiles: Sequence[str] | None = None, levels: Sequence[str] = ("corpus", "sentence")):
+                 profiles: Sequence[str] | None = None, levels: Sequence[str] = ("corpus", "sentence"),
+                 pool: bool = True):
         self.metric = metric.lower()
         self.family = get_family(self.metric)
         all_profiles = profiles_of(self.metric)
@@ -235,8 +236,8 @@ class IdentificationSuite:
                 self.configs[(p.name, level)] = Config(self.family.name, self.family.knobset,
                                                       {**p.knobs, **(p.sentence_knobs if level == "sentence" else {})})
         self._max_refs = {p.name: p.max_refs for p in self.profiles}
-        pool = self._pool(per_profile, levels)
-        self.candidates = [self._evaluate(c) for c in pool]
+        cases = self._pool(per_profile, levels) if pool else []
+        self.candidates = [self._evaluate(c) for c in cases]
         self.selected = self._select(per_pair, max_cases)
 
     def _pool(self, per_profile: int, levels: Sequence[str]) -> list[Case]:
@@ -502,6 +503,36 @@ def identify(impl: Implementation, metric: str, suite: IdentificationSuite | Non
                                   if not agrees(c.values[name], answers[c.case.id], factor, 1e-9)]
     result.seconds = time.perf_counter() - start
     return result
+
+
+def explain_failures(outcomes: Sequence[Any], metric: str, profile: str, factor: float = 1.0, *,
+                     tolerance: float = 1e-6, max_cases: int = 40,
+                     max_departures: int = 3) -> tuple[list[Departure], list[str]]:
+    """Single-knob departures of ``profile`` that reproduce an implementation's answers on the
+    failing cases of a suite run (checked against up to ``max_cases`` passing cases), and the
+    failing cases none explains. Failures within ``tolerance`` (precision) are left out."""
+    suite = IdentificationSuite(metric, profiles=None, pool=False)
+    answers = {o.case.id: o.answer for o in outcomes if o.answer is not None}
+
+    def candidate(case: Case) -> _Candidate:
+        ev = Evaluator(suite.metric, case.hyps, case.refs)
+        config = suite.config_with(profile, case, {})
+        value = None if config is None or suite.rejects(profile, case) else _value(ev, config, case.level)
+        return _Candidate(case, ev, {profile: value}, {})
+
+    failing, passing = [], []
+    for o in outcomes:
+        if o.answer is None or o.answer.kind not in ("result", "error") or o.case.input:
+            continue
+        if o.status == "failed" and len(failing) < max_cases:
+            cand = candidate(o.case)
+            if not agrees(cand.values[profile], o.answer, factor, tolerance):
+                failing.append(cand)
+        elif o.status == "passed" and len(passing) < max_cases:
+            passing.append(candidate(o.case))
+    if not failing:
+        return [], []
+    return _explain(suite, profile, factor, answers, failing, passing, tolerance, max_departures)
 
 
 def suite_summary(suite: IdentificationSuite) -> str:
