@@ -1,18 +1,22 @@
 """COCO caption metrics speed: assay vs pycocoevalcap 1.2 in one process (ratios, not absolute times).
 
-    python conformance/bench_coco.py [--images 20000] [--repeats 1]
+    python conformance/bench_coco.py [--images 20000] [--repeats 1] [--meteor-images 2000]
 
 Corpus: ``--images`` generated images (conformance/generate_captions.py, fixed seed), one hypothesis
 and 5 references each (20,000 images = 20,000 hypotheses + 100,000 references). Timings (best of
 ``--repeats``), each line with the largest absolute score difference:
 - CIDEr-D on pre-tokenised captions: ``assay.score("cider", …, "coco")`` vs ``Cider().compute_score``;
 - BLEU: ``assay.score("bleu", …, "coco")`` vs ``Bleu(4).compute_score``;
-- ROUGE-L: ``assay.metrics.coco.coco_rouge_l`` (what ``assay score coco`` uses) vs ``Rouge().compute_score``;
-- all three at once: ``assay.score("coco", …, "pretokenized")`` vs the three scorers;
-- the PTB tokenizer: assay's (when present) vs the toolkit's jar (``PTBTokenizer().tokenize``, one
-  Java run for the references and one for the results, as COCOEvalCap);
-- the whole pipeline on raw captions (tokenise + score): ``assay.score("coco", …, "pycocoevalcap")``
-  vs PTBTokenizer + the three scorers (needs assay's PTB tokenizer).
+- ROUGE-L: ``assay.score("rouge", …, "coco")`` (what ``assay score coco`` uses) vs ``Rouge().compute_score``;
+- all three at once: ``assay.score("coco", …, "pretokenized", meteor="off")`` vs the three scorers;
+- the PTB tokenizer: assay's vs the toolkit's jar (``PTBTokenizer().tokenize``, one Java run for the
+  references and one for the results, as COCOEvalCap);
+- the whole pipeline on raw captions WITHOUT METEOR (tokenise + BLEU + ROUGE-L + CIDEr-D on both
+  sides): ``assay.score("coco", …, "pycocoevalcap", meteor="off")`` vs PTBTokenizer + the three scorers;
+- the whole pipeline WITH METEOR (COCOEvalCap's full set minus SPICE) on the first ``--meteor-images``
+  images (METEOR dominates both sides; 0 skips it): pycocoevalcap adds ``Meteor().compute_score`` (the
+  METEOR 1.5 jar, JVM start-up included) on the tokenised captions; assay adds its
+  ``meteor/meteor-1.5`` profile (``meteor="auto"``). METEOR's own share is printed as a separate line.
 """
 from __future__ import annotations
 
@@ -57,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=20000, help="generated images (default 20,000)")
     parser.add_argument("--repeats", type=int, default=1, help="best of this many runs (default 1)")
+    parser.add_argument("--meteor-images", type=int, default=2000,
+                        help="images for the pipeline-with-METEOR lines (default 2,000; 0 = skip)")
     args = parser.parse_args(argv)
     if args.images < 20000:
         print(f"warning: only {args.images} hypotheses (the benchmark is meant for >= 20,000)", file=sys.stderr)
@@ -64,7 +70,6 @@ def main(argv: list[str] | None = None) -> int:
     from pycocoevalcap.bleu.bleu import Bleu
     from pycocoevalcap.cider.cider import Cider
     from pycocoevalcap.rouge.rouge import Rouge
-    from assay.metrics.coco import coco_rouge_l
     from conformance.references import coco_ref
 
     tok = large_caption_corpus(args.images, raw=False)
@@ -86,11 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     print(line("BLEU 1-4 (pre-tokenised)", t_a, t_t,
                max(abs(ours.components[f"Bleu_{n}"] - theirs[0][n - 1]) for n in range(1, 5))))
 
-    t_a, ours = best_of(args.repeats, lambda: coco_rouge_l(hyps, groups))
+    t_a, ours = best_of(args.repeats, lambda: assay.score("rouge", hyps, refs, "coco"))
     t_t, theirs = best_of(args.repeats, lambda: Rouge().compute_score(gts, res))
-    print(line("ROUGE-L (pre-tokenised)", t_a, t_t, abs(float(ours[:, 2].mean()) - theirs[0])))
+    print(line("ROUGE-L (pre-tokenised)", t_a, t_t, abs(ours.value - theirs[0])))
 
-    t_a, ours = best_of(args.repeats, lambda: assay.score("coco", hyps, refs, "pretokenized"))
+    t_a, ours = best_of(args.repeats, lambda: assay.score("coco", hyps, refs, "pretokenized", meteor="off"))
     t_t, theirs = best_of(args.repeats, lambda: coco_ref.scorers(gts, res))
     print(line("BLEU + ROUGE-L + CIDEr-D (pre-tokenised)", t_a, t_t,
                max(abs(ours.components[k] - theirs[k]) for k in coco_ref.NAMES)))
@@ -113,10 +118,58 @@ def main(argv: list[str] | None = None) -> int:
     flat_refs = [c for g in raw_groups for c in g]
     t_ours, _ = best_of(args.repeats, lambda: (ptb_batch(flat_refs), ptb_batch(raw["hyps"])))
     print(line(f"PTB tokenizer ({n_caps} captions; the jar includes JVM start-up)", t_ours, t_jar, None))
-    t_a, ours = best_of(args.repeats, lambda: assay.score("coco", raw["hyps"], raw["refs"], "pycocoevalcap"))
-    print(line("tokenise + score pipeline (raw captions)", t_a, t_pipe,
-               max(abs(ours.components[k] - want[k]) for k in coco_ref.NAMES)))
+    t_a, ours = best_of(args.repeats, lambda: assay.score("coco", raw["hyps"], raw["refs"], "pycocoevalcap",
+                                                          meteor="off"))
+    print(line("tokenise + score pipeline WITHOUT METEOR (raw captions; PTB + BLEU + ROUGE-L + CIDEr-D on both "
+               "sides)", t_a, t_pipe, max(abs(ours.components[k] - want[k]) for k in coco_ref.NAMES)))
+    if args.meteor_images > 0:
+        with_meteor(raw, min(args.meteor_images, len(raw["hyps"])), args.repeats)
     return 0
+
+
+def with_meteor(raw: dict[str, Any], n: int, repeats: int) -> None:
+    """The full COCOEvalCap set minus SPICE on the first ``n`` images, and METEOR's own share."""
+    from pycocoevalcap.meteor.meteor import Meteor
+    from assay.metrics.coco import _meteor_profile
+    from conformance.references import coco_ref
+    hyps = raw["hyps"][:n]
+    refs = [s[:n] for s in raw["refs"]]
+    gts_raw = {i: [s[i] for s in refs] for i in range(n)}
+    res_raw = dict(enumerate(hyps))
+    label = f"{n} images"
+
+    def theirs() -> tuple[dict[str, Any], float, float]:
+        start = time.perf_counter()
+        out = coco_ref.evaluate(gts_raw, res_raw)
+        tok = out["tokenized"]
+        m_start = time.perf_counter()
+        scorer = Meteor()
+        out["METEOR"], _ = scorer.compute_score(tok["gts"], tok["res"])
+        del scorer   # closes the jar
+        end = time.perf_counter()
+        return out, end - start, end - m_start
+
+    best_t, best_m, want = float("inf"), float("inf"), None
+    for _ in range(repeats):
+        gc.collect()
+        with contextlib.redirect_stdout(io.StringIO()):
+            want, t_all, t_met = theirs()
+        best_t, best_m = min(best_t, t_all), min(best_m, t_met)
+    profile = _meteor_profile()
+    if profile is None:
+        print(f"pipeline WITH METEOR ({label}): pycocoevalcap {best_t:.2f}s (its METEOR jar {best_m:.2f}s); assay has "
+              "no METEOR 1.5 profile, so it omits METEOR: no like-for-like ratio")
+        return
+    t_off, _ = best_of(repeats, lambda: assay.score("coco", hyps, refs, "pycocoevalcap", meteor="off"))
+    t_on, ours = best_of(repeats, lambda: assay.score("coco", hyps, refs, "pycocoevalcap", meteor="auto"))
+    names = coco_ref.NAMES + ("METEOR",)
+    print(line(f"tokenise + score pipeline WITH METEOR ({label}; PTB + BLEU + METEOR + ROUGE-L + CIDEr-D on both "
+               f"sides; assay meteor/{profile})", t_on, best_t,
+               max(abs(ours.components[k] - want[k]) for k in names)))
+    print(line(f"  of which METEOR alone ({label}; assay = pipeline with minus without METEOR; pycocoevalcap = "
+               "Meteor().compute_score incl. JVM start-up)", max(t_on - t_off, 1e-9), best_m,
+               abs(ours.components["METEOR"] - want["METEOR"])))
+    print(line(f"  same {label} WITHOUT METEOR", t_off, best_t - best_m, None))
 
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ COCOEvalCap tokenises references and results with its PTBTokenizer (``tokenize=p
   reference on ``split(" ")`` tokens, **max P and max R taken independently** over references,
   F_beta with beta = 1.2, mean over images; ``rouge_beta`` sets the rouge family's ``beta``);
 - ``CIDEr``: the ``cider/coco`` profile (CIDEr-D, idf over the evaluated references);
-- ``METEOR``: reported only when assay has a METEOR family; otherwise it is *omitted* (see
-  ``components["omitted"]``), never estimated.
+- ``METEOR``: the ``meteor/meteor-1.5`` profile (the jar's call) when assay has it and the
+  ``meteor`` knob is ``auto``; otherwise it is *omitted* (see ``components["omitted"]``), never
+  estimated. One statistics pass gives the corpus and per-image values.
 
 The score's value is CIDEr; all numbers are in ``components`` under pycocoevalcap's names. Rows
 hold the BLEU counts, the per-image ROUGE-L P/R/F and the per-image CIDEr of each image, with the
@@ -35,7 +36,7 @@ from .cider import KNOBS as CIDER_KNOBS, PTB, TOKENIZE_CHOICES, caption_tokens, 
 
 BETA = 1.2
 OUTPUT_NAMES = ("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr")
-METEOR_OMITTED = ("assay has no METEOR family yet (pycocoevalcap runs the METEOR 1.5 jar); no number is "
+METEOR_OMITTED = ("assay has no METEOR 1.5 profile here (pycocoevalcap runs the METEOR 1.5 jar); no number is "
                   "estimated in its place")
 
 KNOBS = KnobSet(
@@ -48,6 +49,8 @@ KNOBS = KnobSet(
              "(BleuScorer options)", str, ("closest", "shortest", "average")),
         Knob("rouge_beta", BETA, "ROUGE-L F_beta's beta (pycocoevalcap: 1.2)", float),
         CIDER_KNOBS["idf_corpus"],
+        Knob("meteor", "auto", "auto = METEOR through assay's METEOR 1.5 profile when it exists; off = omit it "
+             "(the other metrics are unchanged; METEOR is the slow part)", str, ("auto", "off")),
     ),
 )
 
@@ -110,6 +113,22 @@ def _meteor_profile() -> str | None:
     return None
 
 
+def _meteor_values(hyps: list[str], streams: list[list[str | None]], profile: str) -> dict[str, Any]:
+    """Corpus and per-image METEOR from one statistics pass (the profile's corpus and sentence
+    configurations are the same when it has no sentence-level knobs; otherwise two passes)."""
+    from ..api import make_config
+    from . import get_family
+    family = get_family("meteor")
+    config, prof = make_config("meteor", profile, "corpus")
+    stats = family.segment_stats(hyps, streams, config)
+    corpus = family.score_stats(stats, config)[0]
+    if prof.sentence_knobs:
+        s_config = make_config("meteor", profile, "sentence")[0]
+        stats, config = family.segment_stats(hyps, streams, s_config), s_config
+    per_image = [float(v) for v, _ in family.sentence_stats_scores(stats, config)]
+    return {"profile": profile, "corpus": float(corpus), "per_image": per_image}
+
+
 # ----------------------------------------------------------------------------- the family
 class Coco(MetricFamily):
     name = "coco"
@@ -135,8 +154,11 @@ class Coco(MetricFamily):
         width = max(len(g) for g in groups)
         streams = [[g[j] if j < len(g) else None for g in groups] for j in range(width)]
 
-        bleu = get_family("bleu").segment_stats(hyp_s, streams, self._bleu_config(config))
-        cider = get_family("cider").segment_stats(hyp_s, streams, self._cider_config(config))
+        # BLEU and CIDEr split on whitespace (str.split()): split once, hand both the token lists
+        hyp_t = [h.split() for h in hyp_s]
+        streams_t = [[None if r is None else r.split() for r in stream] for stream in streams]
+        bleu = get_family("bleu").segment_stats(hyp_t, streams_t, self._bleu_config(config))
+        cider = get_family("cider").segment_stats(hyp_t, streams_t, self._cider_config(config))
         rouge = _rouge_rows(hyp_s, streams, config.rouge_beta)
         rouge_source = "rouge/coco" if config.rouge_beta == BETA else f"rouge/coco beta={config.rouge_beta}"
         columns = tuple([f"bleu:{c}" for c in bleu.columns] + ["rouge:p", "rouge:r", "rouge:f"]
@@ -144,12 +166,9 @@ class Coco(MetricFamily):
         rows = np.hstack([bleu.rows, rouge, cider.rows])
         context = {"cider": dict(cider.context), "bleu": dict(bleu.context), "rouge": rouge_source,
                    "tokenized": {"hyps": hyp_s, "refs": groups}}
-        meteor = _meteor_profile()
+        meteor = _meteor_profile() if config.meteor == "auto" else None
         if meteor is not None:
-            from ..api import sentence_scores, score
-            context["meteor"] = {"profile": meteor,
-                                 "corpus": score("meteor", hyp_s, streams, meteor).value,
-                                 "per_image": [s.value for s in sentence_scores("meteor", hyp_s, streams, meteor)]}
+            context["meteor"] = _meteor_values(hyp_s, streams, meteor)
         return SegmentStats(columns, rows, context)
 
     def _parts(self, stats: SegmentStats) -> tuple[SegmentStats, np.ndarray, SegmentStats]:
@@ -176,7 +195,7 @@ class Coco(MetricFamily):
         comp["CIDEr"] = cider_value
         comp["images"] = len(stats)
         if meteor is None:
-            comp["omitted"] = {"METEOR": METEOR_OMITTED}
+            comp["omitted"] = {"METEOR": METEOR_OMITTED if config.meteor == "auto" else "meteor=off"}
         comp["bleu"] = {k: bc[k] for k in ("sys_len", "ref_len", "ratio", "bp", "counts", "totals")}
         comp["idf"] = cc["idf"]
         return cider_value, comp
@@ -219,13 +238,13 @@ FAMILY = Coco()
 register(Profile(
     "coco", "pycocoevalcap", "pycocoevalcap", ("1.2",),
     dict(tokenize=PTB, lowercase=False, lowercase_mode="unicode", bleu_ref_length="closest", rouge_beta=BETA,
-         idf_corpus=None),
+         idf_corpus=None, meteor="auto"),
     "COCOEvalCap.evaluate(): PTBTokenizer, then Bleu(4) (closest), Rouge (beta 1.2, max P and max R), "
-    "Cider (CIDEr-D); METEOR only when assay has a METEOR family. Value = CIDEr."), default=True)
+    "Cider (CIDEr-D), Meteor (the meteor/meteor-1.5 profile; meteor=off omits it). Value = CIDEr."), default=True)
 register(Profile(
     "coco", "pretokenized", "pycocoevalcap", ("1.2",),
     dict(tokenize="none", lowercase=False, lowercase_mode="unicode", bleu_ref_length="closest", rouge_beta=BETA,
-         idf_corpus=None),
+         idf_corpus=None, meteor="auto"),
     "pycocoevalcap's scorers on captions the caller already tokenised (no PTBTokenizer): Bleu(4), Rouge, Cider."))
 
 
