@@ -16,7 +16,7 @@ data-to-text and captioning code; rouge-score for summarisation).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from ..profiles import get_profile, profiles_of

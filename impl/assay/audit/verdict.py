@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .claims import Claim
@@ -52,7 +52,13 @@ def signature_candidates(auditor: Auditor, parsed: ParsedSignature) -> list[Cand
         subsets = [s for s in auditor.subsets if s.kind == "single"]
     knobs = dict(parsed.knobs)
     knobs.pop("nrefs", None)
-    return [make_candidate(auditor.metric, parsed.profile, knobs, s) for s in subsets]
+    out = [make_candidate(auditor.metric, parsed.profile, knobs, s) for s in subsets]
+    # the same configuration read on the other scale (a 1.x TER of 0.690 published as 69.0)
+    config = parsed.config()
+    if "scale" in config and config["scale"] in (1, 100):
+        other = {**knobs, "scale": 100 if config["scale"] == 1 else 1}
+        out += [make_candidate(auditor.metric, parsed.profile, other, s) for s in subsets]
+    return out
 
 
 def audit_claim(auditor: Auditor, claim: Claim, parsed: ParsedSignature | None = None,
