@@ -354,3 +354,23 @@ def test_table_errors_name_the_row(tmp_path: Path, capsys: pytest.CaptureFixture
         _write(table, rows)
         assert main(["audit", "--table", str(table)]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_stated_signature_read_on_the_other_scale() -> None:
+    """A sacrebleu 1.x signature with a claim printed on the 0-1 scale: the stated configuration
+    (read ÷100) reproduces it, and the verdict says so."""
+    case = next(c for c in CLAIMS if c["profile"] == "sacrebleu" and c["claim"].startswith("BLEU")
+                and not c["knobs"]["effective_order"] and not any(r == "" for s in c["refs"] for r in s)
+                and 0 < float(c["claim"].split()[1]) < 100)
+    value = float(case["claim"].split()[1])
+    decimals = len(case["claim"].split()[1].split(".")[1])
+    claim = parse_claim(f"BLEU {value / 100:.{decimals + 2}f}")
+    auditor = Auditor("bleu", case["hyps"], case["refs"], preprocessing=False)
+    from assay.audit.verdict import audit_claim
+    k = case["knobs"]
+    smooth = {"floor": "floor[0.10]", "add-k": "add-k[1.00]"}.get(k["smooth_method"], k["smooth_method"])
+    sig = parse_signature(f"BLEU+case.{'lc' if k['lowercase'] else 'mixed'}+numrefs.{len(case['refs'])}+smooth.{smooth}"
+                          f"+tok.{k['tokenize']}+version.1.5.1")
+    report = audit_claim(auditor, claim, sig)
+    assert report.verdict == "reproduced"
+    assert report.best.candidate.knob_dict.get("scale") == 1

@@ -63,7 +63,7 @@ def test_dart_multi_bleu(corpora_dir: Path, tmp_path: Path, capsys: pytest.Captu
 WMT22_TOKENIZER = {"en-de": "13a", "de-en": "13a", "en-zh": "zh", "zh-en": "13a", "en-ja": "char"}
 
 
-@pytest.mark.parametrize("pair", ["en-de", "en-ja"])
+@pytest.mark.parametrize("pair", ["en-de", "en-ja", "de-en", "zh-en", "en-zh"])
 def test_wmt22_automatic_scores(corpora_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], pair: str) -> None:
     """Two systems per pair: BLEU/chrF against reference A, B and both, at full published precision."""
     folder = corpora_dir / "wmt22-general"
