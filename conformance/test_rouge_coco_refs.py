@@ -97,9 +97,9 @@ def test_coco_composite_rouge_is_the_profile(data: tuple[list[str], list[list[st
     hyps, groups = data
     assume(any(r.split() for g in groups for r in g))   # else CIDEr-D fails as the toolkit does (ValueError)
     refs = _streams(groups)
-    composite = assay.score("coco", hyps, refs, "pretokenized")
+    composite = assay.score("coco", hyps, refs, "pretokenized", meteor="off")
     assert composite.components["ROUGE_L"] == assay.score("rouge", hyps, refs, "coco").value
-    per = assay.sentence_scores("coco", hyps, refs, "pretokenized")
+    per = assay.sentence_scores("coco", hyps, refs, "pretokenized", meteor="off")
     assert [s.components["ROUGE_L"] for s in per] == [s.value for s in assay.sentence_scores("rouge", hyps, refs,
                                                                                               "coco")]
 

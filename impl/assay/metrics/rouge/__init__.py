@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import partial
+from itertools import chain
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -29,9 +30,9 @@ from ...profiles import Profile, register
 from ...stats import SegmentStats
 from ..base import MetricFamily, Refs, Segments
 from . import combine
-from .lcs import match_masks
+from .lcs import lcs_length, match_masks
 from .text import SENTENCE_SPLITS, STEMMERS, STOPWORDS, TOKENIZERS
-from .measures import (PairBatch, clipped_hits, flat, lcs_counts, ngram_counts, skip_bigram_counts,
+from .measures import (PairBatch, Store, clipped_hits, flat, lcs_counts, ngram_counts, skip_bigram_counts,
                        union_lcs_hits, wlcs_counts, wlcs_ref_sum)
 
 TYPE_RE = re.compile(r"^rouge(?:(?P<n>[1-9][0-9]*)|(?P<l>Lsum|L)|(?P<w>W)|(?P<s>SU|S)(?P<gap>[0-9]+|\*))$")
@@ -329,10 +330,17 @@ class Rouge(MetricFamily):
                 docs.append(corpus.document(raw))
             return got
 
+        rows = np.zeros((len(hyps), 1 + 6 * len(specs)), dtype=np.float64)
+        rows[:, 0] = 1.0
+        if not len(hyps):
+            return SegmentStats(self.columns(config), rows)
         pair_h: list[int] = []
         pair_r: list[int] = []
         n_refs: list[int] = []
-        for i, raw in enumerate(hyps):
+        flat_config = _flat_config(config, specs)
+        short = _short_lcs(hyps, refs, corpus) if flat_config and [k for _, (k, _) in specs] == ["L"] else None
+        fast = _flat_batch(hyps, refs, corpus, specs) if flat_config and short is None else None
+        for i, raw in enumerate(hyps if fast is None and short is None else ()):
             h = doc_id(raw)
             present = [stream[i] for stream in refs if stream[i] is not None]
             if not present:
@@ -343,19 +351,24 @@ class Rouge(MetricFamily):
             pair_h += [h] * len(ids)
             pair_r += ids
             n_refs.append(len(ids))
-        rows = np.zeros((len(hyps), 1 + 6 * len(specs)), dtype=np.float64)
-        rows[:, 0] = 1.0
-        if not len(hyps):
-            return SegmentStats(self.columns(config), rows)
-        ph = np.array(pair_h, dtype=np.int64)
-        pr = np.array(pair_r, dtype=np.int64)
-        batch = PairBatch([d.flat for d in docs], [_lcs_side(d) for d in docs], ph, pr, len(corpus.vocab)) \
-            if len(pair_h) >= BATCH_MIN_PAIRS else None
-        n_refs_arr = np.array(n_refs, dtype=np.int64)
+        if short is not None:
+            batch, n_refs_arr = None, short[3]
+            n_refs = n_refs_arr.tolist()
+        elif fast is not None:
+            batch, ph, pr, n_refs_arr = fast
+            n_refs = n_refs_arr.tolist()
+        else:
+            ph = np.array(pair_h, dtype=np.int64)
+            pr = np.array(pair_r, dtype=np.int64)
+            batch = PairBatch([d.flat for d in docs], [_lcs_side(d) for d in docs], ph, pr, len(corpus.vocab)) \
+                if len(pair_h) >= BATCH_MIN_PAIRS else None
+            n_refs_arr = np.array(n_refs, dtype=np.int64)
         single = bool((n_refs_arr == 1).all())
         first_pair = np.concatenate([[0], np.cumsum(n_refs_arr)])[:-1]
         for t_index, (_, (kind, arg)) in enumerate(specs):
-            if batch is not None:
+            if short is not None:
+                hits, ref_count, peer_count = short[:3]
+            elif batch is not None:
                 hits, ref_count, peer_count = _batch_counts(batch, kind, arg, docs, ph, pr, weight, su)
             else:
                 per_pair = np.array([_counts(kind, arg, docs[h], docs[r], weight, su) for h, r in zip(pair_h, pair_r)],
@@ -448,6 +461,90 @@ class Rouge(MetricFamily):
                     signature: str, width: int | None) -> str:
         from .output import rouge_text
         return rouge_text(value, components, config, profile, signature, width)
+
+
+def _flat_config(config: Config, specs: Sequence[tuple[str, tuple[str, Any]]]) -> bool:
+    """True when every document is one token sequence as tokenised (no sentences, truncation,
+    stop words or stemming; no ROUGE-W, whose normaliser reads sentences): :func:`_flat_batch` applies."""
+    return (config.sentence_split == "none" and config.length_limit_words is None
+            and config.length_limit_bytes is None and config.stemmer == "none" and config.stopwords == "none"
+            and config.empty_document == "zero" and all(kind != "W" for _, (kind, _) in specs))
+
+
+SHORT_LCS_TOKENS = 128
+
+
+def _short_lcs(hyps: Segments, refs: Refs, corpus: "_Corpus"
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """ROUGE-L counts (hits, |ref|, |hyp|) of every pair, and references per document, for a
+    :func:`_flat_config` corpus of short texts (captions): the bit-parallel LCS of each pair on the
+    token strings themselves (no interning; each distinct text tokenised once). None as soon as a
+    reference has more than ``SHORT_LCS_TOKENS`` tokens (the batched path is faster there)."""
+    tokenize, lower = corpus.pipeline._tokenize, corpus.pipeline.lowercase
+    toks: dict[str, list[str]] = {}
+    hits: list[int] = []
+    ref_len: list[int] = []
+    peer_len: list[int] = []
+    n_refs: list[int] = []
+    limit = SHORT_LCS_TOKENS
+    for i, h in enumerate(hyps):
+        ht = toks.get(h)
+        if ht is None:
+            ht = toks[h] = tokenize(h, lower)
+        if len(ht) > limit:
+            return None
+        hm = match_masks(ht)     # the LCS is symmetric: bit masks over the hypothesis, one per image
+        k = 0
+        for stream in refs:
+            r = stream[i]
+            if r is None:
+                continue
+            rt = toks.get(r)
+            if rt is None:
+                rt = toks[r] = tokenize(r, lower)
+            if len(rt) > limit:
+                return None
+            hits.append(lcs_length(ht, rt, hm))
+            ref_len.append(len(rt))
+            peer_len.append(len(ht))
+            k += 1
+        if not k:
+            raise InputError(f"document {i + 1} has no reference")
+        n_refs.append(k)
+    return (np.array(hits, dtype=np.float64), np.array(ref_len, dtype=np.float64),
+            np.array(peer_len, dtype=np.float64), np.array(n_refs, dtype=np.int64))
+
+
+def _flat_batch(hyps: Segments, refs: Refs, corpus: "_Corpus", specs: Sequence[Any]
+                ) -> tuple[PairBatch, np.ndarray, np.ndarray, np.ndarray] | None:
+    """(batch, pair_h, pair_r, references per document) built in bulk for a :func:`_flat_config`
+    configuration: each distinct text tokenised once, token ids from one vocabulary, the token
+    store built directly (no per-document objects). The same pairs, in the same order, as the
+    general path. None when there are too few pairs for the batch (the general path then runs).
+    """
+    n = len(hyps)
+    width = len(refs)
+    present = np.array([[r is not None for r in stream] for stream in refs], dtype=bool).reshape(width, n)
+    n_refs = present.sum(axis=0).astype(np.int64)
+    if (n_refs == 0).any():
+        raise InputError(f"document {int(np.flatnonzero(n_refs == 0)[0]) + 1} has no reference")
+    if int(n_refs.sum()) < BATCH_MIN_PAIRS:
+        return None
+    index: dict[str, int] = {}
+    setdefault = index.setdefault
+    h_ids = [setdefault(h, len(index)) for h in hyps]
+    r_ids = np.array([[setdefault(r, len(index)) if r is not None else -1 for r in stream] for stream in refs],
+                     dtype=np.int64).reshape(width, n)
+    tokenize, lower = corpus.pipeline._tokenize, corpus.pipeline.lowercase
+    toks = [tokenize(t, lower) for t in index]
+    vocab = {t: k for k, t in enumerate(dict.fromkeys(chain.from_iterable(toks)))}
+    lengths = np.fromiter(map(len, toks), dtype=np.int64, count=len(toks))
+    ids = np.fromiter(map(vocab.__getitem__, chain.from_iterable(toks)), dtype=np.int64, count=int(lengths.sum()))
+    store = Store.from_flat(ids, lengths)
+    mat = r_ids.T                                      # document-major: pairs of document i, streams in order
+    pr = mat[present.T]
+    ph = np.repeat(np.array(h_ids, dtype=np.int64), n_refs)
+    return PairBatch(store, store, ph, pr, len(vocab)), ph, pr, n_refs
 
 
 def _check_empty(i: int, hyp: _Doc, refs: Sequence[_Doc]) -> None:
