@@ -13,6 +13,13 @@ sentence splitting and ``-l``/``-b`` truncation).
 
 Empty documents (no tokens on a side) score 0, as in both tools (ROUGE-1.5.5 warns on stderr);
 ``empty_document=error`` rejects them instead. A document without any reference is an error.
+
+Profiles: ``rouge-score`` (default), ``rouge-1.5.5``, and ``coco`` (pycocoevalcap's Rouge: ROUGE-L
+on ``split(" ")`` tokens, max P and max R over references independently, F_beta with beta 1.2;
+research R18). Documents that are one token sequence as tokenised (sentence_split none, no
+truncation, stop words or stemming) skip the per-document objects: tokens go to the batch store in
+bulk (:func:`_flat_batch`), and plain ROUGE-L of short texts (captions) runs the bit-parallel LCS
+per pair on the token strings (:func:`_short_lcs`); all paths give the same numbers.
 """
 from __future__ import annotations
 

@@ -192,6 +192,23 @@ class Store:
         self.doc_start = np.concatenate([[0], np.cumsum(self.doc_len)])[:-1].astype(np.int64)
         self.tok_doc = np.repeat(np.arange(len(docs)), self.doc_len)
 
+    @classmethod
+    def from_flat(cls, tokens: np.ndarray, lengths: np.ndarray) -> "Store":
+        """The store of documents of one segment each: ``tokens`` concatenated, ``lengths[d]`` tokens
+        in document d (the same fields as ``Store([[seq] for seq in docs])``)."""
+        st = cls.__new__(cls)
+        n = len(lengths)
+        st.length = np.asarray(lengths, dtype=np.int64)
+        st.count = np.ones(n, dtype=np.int64)
+        st.first = np.arange(n, dtype=np.int64)
+        st.start = np.concatenate([[0], np.cumsum(st.length)])[:-1].astype(np.int64)
+        st.tokens = np.asarray(tokens, dtype=np.int64)
+        st.seg_doc = np.arange(n)
+        st.doc_len = st.length
+        st.doc_start = st.start
+        st.tok_doc = np.repeat(np.arange(n), st.length)
+        return st
+
 
 def _ranges(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Concatenated ``arange(lo[k], hi[k])`` and the k of each element."""
@@ -242,18 +259,20 @@ class PairBatch:
     ``flat[d]``: document d's token sequence (N, S, L); ``lcs[d]``: the sentences the LCS
     measures read (Lsum, W); ``pair_h``/``pair_r``: the documents of each pair. Every method
     returns ``(hits, ref_count, peer_count)`` arrays equal to the per-pair functions above.
+    Either may be given as a :class:`Store` already (``Store.from_flat``: documents of one
+    sentence, where both are the same store).
     """
 
-    def __init__(self, flat: Sequence[Sequence[int]], lcs: Sequence[Doc], pair_h: np.ndarray,
+    def __init__(self, flat: Sequence[Sequence[int]] | Store, lcs: Sequence[Doc] | Store, pair_h: np.ndarray,
                  pair_r: np.ndarray, vocab_size: int):
-        self.flat = Store([[f] for f in flat])
+        self.flat = flat if isinstance(flat, Store) else Store([[f] for f in flat])
         self.lcs_docs = lcs
         self.pair_h = np.asarray(pair_h, dtype=np.int64)
         self.pair_r = np.asarray(pair_r, dtype=np.int64)
-        self.n_docs = len(flat)
+        self.n_docs = len(self.flat.count)
         self.vocab = max(int(vocab_size), 1)
         self._tables: dict[Any, ItemTable] = {}
-        self._lcs_store: Store | None = None
+        self._lcs_store: Store | None = lcs if isinstance(lcs, Store) else None
         self._sent_pairs: Any = None
 
     # ------------------------------------------------------------------ N and S
