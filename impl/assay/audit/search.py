@@ -48,8 +48,20 @@ class AuditResult:
     notes: list[str] = field(default_factory=list)
 
     def nearest(self, k: int = 5) -> list[Evaluated]:
-        ok = [e for e in self.evaluated if e.ok]
-        return sorted(ok, key=lambda e: (abs(e.value - self.claim.value), e.candidate.cost))[:k]
+        """The ``k`` configurations closest to the claim, one per distinct score (the most common
+        configuration giving it)."""
+        ok = sorted((e for e in self.evaluated if e.ok),
+                    key=lambda e: (abs(e.value - self.claim.value), e.candidate.cost, e.candidate.departures))
+        out: list[Evaluated] = []
+        seen: set[float] = set()
+        for e in ok:
+            key = float(f"{e.value:.10g}")
+            if key not in seen:
+                seen.add(key)
+                out.append(e)
+                if len(out) == k:
+                    break
+        return out
 
 
 class Auditor:
