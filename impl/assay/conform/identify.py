@@ -221,7 +221,7 @@ class _Candidate:
 class IdentificationSuite:
     """Discriminating cases for one metric, with every profile's assay value on each."""
 
-    def __init__(self, metric: str, per_profile: int = 8, per_pair: int = 8, max_cases: int = 80,
+    def __init__(self, metric: str, per_profile: int = 5, per_pair: int = 8, max_cases: int = 80,
                  profiles: Sequence[str] | None = None, levels: Sequence[str] = ("corpus", "sentence"),
                  pool: bool = True):
         self.metric = metric.lower()

@@ -70,6 +70,7 @@ class Case:
     expected: tuple[Expected, ...]
     note: str = ""
     input: dict[str, Any] = field(default_factory=dict)
+    knobs_json: str = "{}"          # canonical JSON of ``knobs`` (configuration cache key)
 
     @property
     def nrefs(self) -> int:
@@ -113,7 +114,8 @@ def _load_metric(root: str, metric: str) -> tuple[Case, ...]:
             cases.append(Case(f"{metric}/{doc['family']}/{raw['id']}", metric, doc["family"],
                               raw.get("profile"), dict(raw.get("knobs") or {}), raw.get("level", "corpus"),
                               list(raw["hyps"]), [list(s) for s in raw["refs"]], expected,
-                              raw.get("note", ""), dict(raw.get("input") or {})))
+                              raw.get("note", ""), dict(raw.get("input") or {}),
+                              json.dumps(raw.get("knobs") or {}, sort_keys=True)))
     return tuple(cases)
 
 
@@ -163,7 +165,7 @@ def at_defaults(case: Case, profile: str | None = None, knobs: dict[str, Any] | 
 
 def _at_defaults(case: Case, profile: str | None, knobs: dict[str, Any] | None) -> bool:
     want = config_key(case.metric, profile or case.profile, case.level, knobs or {})
-    return want is not None and config_key(case.metric, case.profile, case.level, case.knobs) == want
+    return want is not None and _config_key(case.metric, case.profile, case.level, case.knobs_json) == want
 
 
 # ----------------------------------------------------------------------------- selection
