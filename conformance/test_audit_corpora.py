@@ -85,7 +85,7 @@ def test_wmt22_automatic_scores(corpora_dir: Path, tmp_path: Path, capsys: pytes
                 value = scores.get((system, f"{metric}-{subset}"))
                 if value is not None:
                     rows.append([hyp, refs, claim_name, value])
-                    expect.append(metric)
+                    expect.append((metric, subset))
     out = _run_table(tmp_path, rows, capsys, "--no-preprocessing", "--no-single-refs")
     for report, (metric, subset) in zip(out, expect):
         if metric == "chrf" and subset == "all" and pair in ("en-zh", "zh-en"):
