@@ -374,3 +374,25 @@ def test_stated_signature_read_on_the_other_scale() -> None:
     report = audit_claim(auditor, claim, sig)
     assert report.verdict == "reproduced"
     assert report.best.candidate.knob_dict.get("scale") == 1
+
+
+def test_without_sacremoses_the_audit_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import assay.tokenizers.moses as moses
+    monkeypatch.setattr(moses, "moses_available", lambda: False)
+    corpus = generate_corpus(3, max_segments=5, max_refs=1, kind="tokenised")
+    auditor = Auditor("bleu", corpus["hyps"], corpus["refs"])
+    assert auditor.preps == ("raw", "compound")
+    result = auditor.search(parse_claim("BLEU 50.0"))
+    assert any("sacremoses is not installed" in n for n in result.notes)
+
+
+def test_preprocessing_variants_are_searched() -> None:
+    pytest.importorskip("sacremoses")
+    corpus = generate_corpus(4, max_segments=6, max_refs=2, kind="ascii")
+    auditor = Auditor("bleu", corpus["hyps"], corpus["refs"], lang="en", thorough=True)
+    assert set(auditor.preps) == {"raw", "moses", "moses-a", "moses+compound", "compound"}
+    cands = auditor.candidates(parse_claim("BLEU 30.0"))
+    preps = {(c.refs.name, c.prep) for c in cands}
+    assert ("ref2", "moses+compound") in preps            # thorough: every subset with every input
+    moses_multi = [c for c in cands if c.prep == "moses" and c.profile == "multi-bleu" and not c.knobs]
+    assert moses_multi and auditor.evaluate(moses_multi[0]).ok
