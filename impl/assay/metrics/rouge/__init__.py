@@ -37,7 +37,7 @@ from ...profiles import Profile, register
 from ...stats import SegmentStats
 from ..base import MetricFamily, Refs, Segments
 from . import combine
-from .lcs import lcs_length, match_masks
+from .lcs import match_masks
 from .text import SENTENCE_SPLITS, STEMMERS, STOPWORDS, TOKENIZERS
 from .measures import (PairBatch, Store, clipped_hits, flat, lcs_counts, ngram_counts, skip_bigram_counts,
                        union_lcs_hits, wlcs_counts, wlcs_ref_sum)
@@ -500,7 +500,11 @@ def _short_lcs(hyps: Segments, refs: Refs, corpus: "_Corpus"
             ht = toks[h] = tokenize(h, lower)
         if len(ht) > limit:
             return None
-        hm = match_masks(ht)     # the LCS is symmetric: bit masks over the hypothesis, one per image
+        # the LCS is symmetric: bit masks over the hypothesis (once per image), one step per
+        # reference token (lcs.lcs_length inlined: Allison-Dix / Hyyro bit-parallel recurrence)
+        get = match_masks(ht).get
+        m = len(ht)
+        full = (1 << m) - 1
         k = 0
         for stream in refs:
             r = stream[i]
@@ -511,7 +515,12 @@ def _short_lcs(hyps: Segments, refs: Refs, corpus: "_Corpus"
                 rt = toks[r] = tokenize(r, lower)
             if len(rt) > limit:
                 return None
-            hits.append(lcs_length(ht, rt, hm))
+            v = full
+            for tok in rt:
+                u = get(tok, 0) & v
+                if u:
+                    v = ((v + u) | (v ^ u)) & full
+            hits.append(m - v.bit_count())
             ref_len.append(len(rt))
             peer_len.append(len(ht))
             k += 1
