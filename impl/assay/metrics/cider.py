@@ -132,6 +132,8 @@ def caption_tokens(segments: Sequence[Any], config: Mapping[str, Any]) -> list[l
             from ..tokenizers import lowercase_text
             out = [[lowercase_text(t, config["lowercase_mode"]) for t in toks] for toks in out]
         return out
+    if config["tokenize"] in (PTB, "none") and not config["lowercase"] and _is_token_lists(segments):
+        return list(segments)                     # token lists as given (read only; no per-caption copy)
     if config["tokenize"] == PTB:
         config = {**config, "tokenize": "none"}   # token lists are already tokenised
     if config["tokenize"] == "none" and not config["lowercase"] and all(isinstance(s, str) for s in segments):
