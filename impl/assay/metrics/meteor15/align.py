@@ -61,8 +61,11 @@ def synsets_of(word: str, res: Resources) -> frozenset[str]:
     return s
 
 
-def candidates(hyp: Sequence[str], ref: Sequence[str], res: Resources, modules: Sequence[int]) -> list[Match]:
-    """Every candidate match (earliest module per word pair)."""
+def candidates(hyp: Sequence[str], ref: Sequence[str], res: Resources, modules: Sequence[int],
+               dedup: bool = True) -> list[Match]:
+    """Every candidate match: earliest module per word pair (``dedup``), or every module's own
+    candidates (the jar lists a pair once per module that matches it; non-exact modules never pair
+    identical words)."""
     out: list[Match] = []
     single: set[tuple[int, int]] = set()
     mods = set(modules)
@@ -80,7 +83,7 @@ def candidates(hyp: Sequence[str], ref: Sequence[str], res: Resources, modules: 
             rpos.setdefault(stem_of(w), []).append(j)
         for i, w in enumerate(hyp):
             for j in rpos.get(stem_of(w), ()):
-                if (i, j) not in single:
+                if (i, j) not in single if dedup else w != ref[j]:
                     out.append(Match(i, 1, j, 1, 1))
                     single.add((i, j))
     if 2 in mods:
@@ -90,7 +93,9 @@ def candidates(hyp: Sequence[str], ref: Sequence[str], res: Resources, modules: 
             if not hs:
                 continue
             for j, rs in enumerate(rsyn):
-                if (i, j) not in single and hyp[i] != ref[j] and not hs.isdisjoint(rs):
+                if (dedup and (i, j) in single) or hyp[i] == ref[j]:
+                    continue
+                if not hs.isdisjoint(rs):
                     out.append(Match(i, 1, j, 1, 2))
                     single.add((i, j))
     if 3 in mods:
@@ -112,7 +117,7 @@ def candidates(hyp: Sequence[str], ref: Sequence[str], res: Resources, modules: 
                     continue
                 for partner in dst[a:b].tolist():
                     for j, m in rgrams.get(partner, ()):
-                        if n == 1 and m == 1 and (i, j) in single:
+                        if dedup and n == 1 and m == 1 and (i, j) in single:
                             continue
                         out.append(Match(i, n, j, m, 3))
     return out
@@ -150,6 +155,80 @@ def resolve(matches: list[Match], hyp_len: int, ref_len: int, beam: int = 40) ->
                       dist + abs(m.h - m.r), used | mask, m.h + m.hl, m.h + m.hl, m.r + m.rl, chosen + (m,)))
         states = sorted(nxt.values(), key=lambda s: s[:3])[:beam]
     return list(min(states, key=lambda s: s[:3])[7])
+
+
+def _chunks(ms: Sequence[Match]) -> int:
+    c, prev = 0, None
+    for m in sorted(ms):
+        if prev is None or not (m.h == prev.h + prev.hl and m.r == prev.r + prev.rl):
+            c += 1
+        prev = m
+    return c
+
+
+FINAL_WEIGHTS = (1.0, 0.1, 0.1, 0.1)
+
+
+def resolve_jar(matches: list[Match], hyp_len: int, ref_len: int, beam: int = 40) -> list[Match]:
+    """Empirical model of the jar's resolution (black-box probes, see KD-METEOR-02).
+
+    1. a candidate whose every word (both sides) has no other candidate is fixed;
+    2. the rest is searched over *reference* positions: each state is extended by every compatible
+       candidate starting at that position or left as is; the states are stably sorted by
+       (weighted coverage ↓ with weights 1.0/0.5/0.5/0.5, chunks ↑, Σ|h−r| ↑) and cut to ``beam``
+       (with ``beam`` 1 this reproduces the jar's greedy alignments exactly on our probes);
+    3. the final pick is the first state maximising (coverage weighted 1.0/0.1/0.1/0.1) − chunks,
+       then fewer chunks: a non-exact match that opens a chunk of its own is normally dropped (the
+       jar returns no match at all for ``cars``/``car``, whose pair is a stem, synonym and
+       paraphrase candidate at once) unless the beam had to prune.
+    """
+    if not matches:
+        return []
+    hc: dict[int, int] = {}
+    rc: dict[int, int] = {}
+    for m in matches:
+        for i in range(m.h, m.h + m.hl):
+            hc[i] = hc.get(i, 0) + 1
+        for j in range(m.r, m.r + m.rl):
+            rc[j] = rc.get(j, 0) + 1
+    fixed: list[Match] = []
+    rest: list[list[Match]] = [[] for _ in range(ref_len)]
+    for m in matches:
+        if all(hc[i] == 1 for i in range(m.h, m.h + m.hl)) and all(rc[j] == 1 for j in range(m.r, m.r + m.rl)):
+            fixed.append(m)
+        else:
+            rest[m.r].append(m)
+    hmask = rmask = 0
+    for m in fixed:
+        hmask |= ((1 << m.hl) - 1) << m.h
+        rmask |= ((1 << m.rl) - 1) << m.r
+    base = tuple(fixed)
+    cov0 = sum(SEARCH_WEIGHTS[m.module] * (m.hl + m.rl) for m in fixed)
+    d0 = sum(abs(m.h - m.r) for m in fixed)
+    # state: (key for sorting, hmask, rmask, matches)
+    states = [((-cov0, _chunks(base), d0), hmask, rmask, base)]
+    for p in range(ref_len):
+        if not rest[p]:
+            continue
+        nxt = []
+        for key, hm, rm, ms in states:
+            for m in rest[p]:
+                mh = ((1 << m.hl) - 1) << m.h
+                mr = ((1 << m.rl) - 1) << m.r
+                if hm & mh or rm & mr:
+                    continue
+                nm = ms + (m,)
+                nxt.append(((key[0] - SEARCH_WEIGHTS[m.module] * (m.hl + m.rl), _chunks(nm), key[2] + abs(m.h - m.r)),
+                            hm | mh, rm | mr, nm))
+            nxt.append((key, hm, rm, ms))
+        nxt.sort(key=lambda s: s[0])
+        states = nxt[:beam]
+
+    def final(s: tuple) -> tuple[float, int, int]:
+        ms = s[3]
+        ch = s[0][1]
+        return (-(sum(FINAL_WEIGHTS[m.module] * (m.hl + m.rl) for m in ms) - ch), ch, s[0][2])
+    return list(min(states, key=final)[3])
 
 
 def alignment_stats(hyp: Sequence[str], ref: Sequence[str], chosen: Sequence[Match],
