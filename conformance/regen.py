@@ -19,6 +19,7 @@ ptb            pycocoevalcap's PTBTokenizer jar (fixtures/tokenizers/ptb.json)
 meteor         NLTK 3.10.4 meteor_score with WordNet 3.0 from /usr/share/wordnet
 meteor15       the METEOR 1.5 jar as pycocoevalcap 1.2 ships it (java; -l en -norm)
 rouge-coco     pycocoevalcap 1.2's Rouge (ROUGE-L, beta 1.2, max over references)
+audit          signatures and claims printed by sacrebleu 2.6.0 (1.5.1 through ``--legacy-python``)
 coco           pycocoevalcap 1.2 BLEU/ROUGE-L/CIDEr-D (+ the CIDEr authors' code with --vrama91-dir)
 moses          (explicit) multi-bleu.perl / mteval from ``$ASSAY_MOSES_DIR``
 d2l            (explicit) d2l's ``bleu`` cut out of ``--d2l-source``
@@ -39,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conformance.fixture_io import write_specs  # noqa: E402
 
 DEFAULT_SOURCES = ("sacrebleu,nltk,chrf,ter,significance,rouge,rouge-research,stems,ptb,coco,meteor,meteor15,"
-                   "rouge-coco")
+                   "rouge-coco,audit")
 
 
 def _specs(source: str, args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -72,6 +73,17 @@ def _specs(source: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     if source == "coco":
         from conformance import regen_coco
         return regen_coco.build_fixtures(with_pipeline=True, vrama91_dir=args.vrama91_dir)
+    if source == "audit":   # writes its own files
+        from conformance import regen_audit
+        saved = sys.argv
+        sys.argv = [saved[0]] + (["--legacy-python", legacy] if legacy else [])
+        try:
+            status = regen_audit.main()
+        finally:
+            sys.argv = saved
+        if status != 0:
+            raise SystemExit("regen: audit failed")
+        return []
     if source in ("stems", "ptb", "moses"):  # these write their own files
         from importlib import import_module
         module = import_module(f"conformance.regen_{source}")

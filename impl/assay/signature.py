@@ -66,7 +66,10 @@ def bleu_signature(config: Config, profile: str | None, nrefs: str, tool_version
 
 def assay_signature(metric: str, config: Config, profile: str | None, nrefs: str) -> str:
     """``assay:METRIC/PROFILE|nrefs:N|knob:value…|version:V`` listing knobs that differ from the profile."""
-    base: dict[str, Any] = dict(get_profile(metric, profile).knobs) if profile else {}
+    from .metrics import get_family
+    base: dict[str, Any] = get_family(metric).knobset.defaults()
+    if profile:
+        base.update(get_profile(metric, profile).knobs)
     parts = [f"assay:{metric}/{profile or 'custom'}", f"nrefs:{nrefs}"]
     for name, value in config.items():
         if name not in base or base[name] != value:
