@@ -360,7 +360,8 @@ def _spread(cases: list[Case], n: int) -> list[Case]:
 
 # ----------------------------------------------------------------------------- departures
 def knob_candidates(suite: "IdentificationSuite", profile: str) -> dict[str, list[Any]]:
-    """Values to try per knob: its choices, the other bool, other profiles' and the fixtures' values."""
+    """Values to try per knob: its choices, the other bool, integer neighbours and multiples of the
+    default, and the values other profiles and the fixtures use."""
     family, metric = suite.family, suite.metric
     skip = REPORT_ONLY_KNOBS.get(metric, frozenset())
     seen: dict[str, list[Any]] = {k.name: [] for k in family.knobset.knobs if k.name not in skip}
@@ -378,6 +379,12 @@ def knob_candidates(suite: "IdentificationSuite", profile: str) -> dict[str, lis
         if isinstance(knob.default, bool):
             add(knob.name, True)
             add(knob.name, False)
+        elif isinstance(knob.default, int) and not knob.choices:
+            # off-by-one and wider/narrower limits (n-gram orders, search beams, shift sizes)
+            d = knob.default
+            for v in (d - 1, d + 1, 2 * d, 4 * d, 40 * d):
+                if v >= 0:
+                    add(knob.name, v)
     for config in suite.configs.values():
         for name, value in config.items():
             add(name, value)
