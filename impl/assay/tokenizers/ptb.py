@@ -24,7 +24,16 @@ Quirks reproduced (all observed on the jar):
   sentence-start word (``The``, ``He``, ``It`` ...) follows;
 * ``"`` becomes `````` before ``[A-Za-z0-9$]`` and ``''`` otherwise; ``'`` becomes ````` before an ASCII
   letter that is not the last character of its token;
-* clitics are split (``do n't``, ``it 's``, ``gon na``, ``can not``, ``'t is``).
+* clitics are split (``do n't``, ``it 's``, ``gon na``, ``can not``, ``'t is``);
+* ``No.`` before a number is one token (``no.``), also after ``"``/``(``/``&quot;`` and across the
+  line break; the end-of-input rules see the last line's trailing blanks (``we'll `` at the very end
+  is ``we 'll``, ``we'll`` is ``we ` ll``).
+
+Speed: a batch is cut into whitespace-free chunks; each distinct chunk is lexed once and its
+wrapper string cached, and a plain line is the join of its chunks' strings. A chunk whose tokens
+depend on its neighbours (a kept abbreviation period, ``No.``, tags, ``3 1/2``, ``. . .``) is
+scanned in context from its start until the scanner reaches the next chunk start (the lexer keeps
+no state but its position), then chunks resume.
 
 Public API: :func:`ptb_tokenize` (raw jar tokens, lowercased), :func:`coco_tokenize` (the wrapper's
 output string for one caption) and :func:`coco_tokenize_lines` (a batch, with the cross-line context
