@@ -25,10 +25,11 @@ def _run_table(tmp_path: Path, rows: list[list[str]], capsys: pytest.CaptureFixt
     return json.loads(capsys.readouterr().out)
 
 
-def _in_first(report: dict[str, Any], profile: str, knobs: dict[str, Any], k: int = 3) -> bool:
+def _in_first(report: dict[str, Any], profile: str, knobs: dict[str, Any], k: int = 3,
+              references: str = "all") -> bool:
     for m in report["matches"][:k]:
         if m["profile"] == profile and all(m["knobs"].get(n, v) == v for n, v in knobs.items()) \
-                and m["references"] == "all" and m["input"] == "raw":
+                and m["references"] == references and m["input"] == "raw":
             return True
     return False
 
@@ -88,14 +89,13 @@ def test_wmt22_automatic_scores(corpora_dir: Path, tmp_path: Path, capsys: pytes
                     expect.append((metric, subset))
     out = _run_table(tmp_path, rows, capsys, "--no-preprocessing", "--no-single-refs")
     for report, (metric, subset) in zip(out, expect):
-        if metric == "chrf" and subset == "all" and pair in ("en-zh", "zh-en"):
-            # the corpora README: two-reference chrF of sacreBLEU 2.0.0 (WMT22's) differs from 2.6.0's by
-            # up to 0.0088 here; the audit must say so (not reproducible) and show 2.6.0's value nearby
-            if report["verdict"] == "not-reproducible":
-                assert abs(report["standard_difference"]) <= 0.009, report["standard_difference"]
-                assert report["nearest"] and abs(report["nearest"][0]["value"] - report["claimed_value"]) <= 0.009
-            continue
         assert report["verdict"] != "not-reproducible", (report["claim"], report["system"])
+        if metric == "chrf" and subset == "all" and pair in ("en-zh", "zh-en"):
+            # WMT22's two-reference chrF was computed with the references in the order B, A (chrF keeps
+            # the first of tied best references; the corpora README's "sacreBLEU 2.0.0 vs 2.6.0" is not
+            # the cause): reproduced by sacrebleu with the reversed reference order
+            assert _in_first(report, "chrf/sacrebleu", {}, references="all/reversed") or \
+                _in_first(report, "chrf/sacrebleu", {}), [m["configuration"] for m in report["matches"][:3]]
         if metric == "bleu":
             assert _in_first(report, "bleu/sacrebleu", {"tokenize": WMT22_TOKENIZER[pair]}), \
                 (report["claim"], [m["configuration"] for m in report["matches"][:3]])

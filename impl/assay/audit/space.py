@@ -48,7 +48,7 @@ VALUE_COST: dict[tuple[str, str, Any], float] = {
     ("ter", "scale", 1): 0.6, ("ter", "scale", 100): 0.5, ("ter", "case_sensitive", True): 0.8,
     ("rouge", "stemmer", "porter-nltk"): 0.4, ("rouge", "stemmer", "rouge155"): 0.4,
 }
-REFS_COST = {"all": 0.0, "single": 0.6, "empty-missing": 0.8}
+REFS_COST = {"all": 0.0, "reordered": 0.3, "single": 0.6, "empty-missing": 0.8}
 CAPTION_PREP_METRICS = ("bleu", "rouge", "meteor")
 PREP_COST = {"ptb": 0.2, "raw": 0.0, "moses": 0.8, "moses-a": 1.0, "moses+compound": 0.9, "compound": 0.9}
 DISPLAY_COST = 0.5          # ×100 / ÷100 applied by the reader of the score, not the tool
@@ -59,13 +59,17 @@ MEASURE_COST = {"f": 0.0, "r": 0.6, "p": 1.2}
 class RefSubset:
     """Which reference streams a configuration reads: ``indices`` into the given streams."""
 
-    name: str                      # "all", "ref2", "all/empty-missing", ...
+    name: str                      # "all", "ref2", "all/empty-missing", "all/reversed", ...
     indices: tuple[int, ...]
     empty_missing: bool = False
 
     @property
     def kind(self) -> str:
-        return "empty-missing" if self.empty_missing else ("single" if self.name.startswith("ref") else "all")
+        if self.empty_missing:
+            return "empty-missing"
+        if self.name.startswith("ref"):
+            return "single"
+        return "reordered" if list(self.indices) != sorted(self.indices) else "all"
 
 
 @dataclass(frozen=True)
@@ -146,8 +150,12 @@ def make_candidate(metric: str, profile: str, knobs: dict[str, Any], refs: RefSu
 
 # ----------------------------------------------------------------------------- reference subsets
 def ref_subsets(n_streams: int, has_empty: bool, single: bool = True) -> list[RefSubset]:
-    """all references, each single reference (when there are several), all with empty lines missing."""
+    """all references; all in reverse file order (multi-reference chrF breaks ties between references by
+    order, so WMT22's two-reference chrF needs B, A); each single reference (when there are several);
+    all with empty lines missing."""
     out = [RefSubset("all", tuple(range(n_streams)))]
+    if n_streams > 1:
+        out.append(RefSubset("all/reversed", tuple(reversed(range(n_streams)))))
     if single and n_streams > 1:
         out += [RefSubset(f"ref{i + 1}", (i,)) for i in range(n_streams)]
     if has_empty:
