@@ -206,10 +206,21 @@ def test_tolerance_is_the_fixtures() -> None:
 
 
 # ----------------------------------------------------------------------------- pytest plugin
+def _plugin_installed() -> bool:
+    """True when assay is installed as a wheel, whose pytest11 entry point loads the plugin itself."""
+    from importlib.metadata import entry_points
+    return any(ep.name == "assay" for ep in entry_points(group="pytest11"))
+
+
 def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     root = Path(__file__).resolve().parent.parent
     env = {"PYTHONPATH": f"{root / 'impl'}:{root}", "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "assay.pytest_plugin", "-p", "no:cacheprovider",
+    if _plugin_installed():   # the installed wheel: its own assay, loaded through the entry point
+        env["PYTHONPATH"] = str(root)
+        load: list[str] = []
+    else:
+        load = ["-p", "assay.pytest_plugin"]
+    return subprocess.run([sys.executable, "-m", "pytest", *load, "-p", "no:cacheprovider",
                            "-q", "-rfEX", *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
 
 

@@ -16,7 +16,7 @@ import pytest
 from conformance.examples import thirdparty
 from conformance.examples.thirdparty_run import IMPLEMENTATIONS, Impl, run
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.thirdparty, pytest.mark.slow]
 
 #: label -> (profile, factor, knobs that must be among the identified departures or failure causes,
 #:           whole suite must pass)
