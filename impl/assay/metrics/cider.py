@@ -153,19 +153,17 @@ def group_refs(hyps: Segments, refs: Refs) -> tuple[list[Any], np.ndarray]:
     asserts ``len(refs) > 0``).
     """
     n_img = len(hyps)
-    flat: list[Any] = []
-    owner: list[int] = []
-    for i in range(n_img):
-        count = 0
-        for stream in refs:
-            r = stream[i]
-            if r is not None:
-                flat.append(r)
-                owner.append(i)
-                count += 1
-        if count == 0:
-            raise InputError(f"image {i + 1} has no reference caption (CIDEr needs at least one per image)")
-    return flat, np.asarray(owner, dtype=np.int64)
+    if not refs:
+        raise InputError("no reference streams")
+    # image-major order: zip the streams (one tuple of references per image), drop the Nones
+    per_image = list(zip(*(stream[:n_img] for stream in refs)))
+    flat = [r for group in per_image for r in group if r is not None]
+    counts = np.array([len(g) - g.count(None) for g in per_image], dtype=np.int64) if per_image else \
+        np.zeros(0, dtype=np.int64)
+    if len(counts) < n_img or (counts == 0).any():
+        i = int(np.flatnonzero(counts == 0)[0]) if (counts == 0).any() else len(counts)
+        raise InputError(f"image {i + 1} has no reference caption (CIDEr needs at least one per image)")
+    return flat, np.repeat(np.arange(n_img, dtype=np.int64), counts)
 
 
 # ----------------------------------------------------------------------------- document frequencies
