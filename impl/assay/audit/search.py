@@ -85,7 +85,8 @@ class Auditor:
         self._values: dict[Candidate, Evaluated] = {}
         self._corpus_facts: dict[int, tuple[bool, bool]] = {}
         has_empty = any(r is not None and not r.strip() for s in self.streams for r in s)
-        self.subsets = sp.ref_subsets(len(self.streams), has_empty, single_refs)
+        self.subsets = sp.ref_subsets(len(self.streams), has_empty, single_refs,
+                                      reorder=self.metric in sp.ORDER_SENSITIVE_METRICS)
         self.preps = self._available_preps()
 
     # ------------------------------------------------------------------ inputs

@@ -149,12 +149,17 @@ def make_candidate(metric: str, profile: str, knobs: dict[str, Any], refs: RefSu
 
 
 # ----------------------------------------------------------------------------- reference subsets
-def ref_subsets(n_streams: int, has_empty: bool, single: bool = True) -> list[RefSubset]:
+#: metrics whose multi-reference score depends on the order of the reference files (sacrebleu chrF
+#: keeps the first of equally good references, with its own statistics)
+ORDER_SENSITIVE_METRICS = ("chrf",)
+
+
+def ref_subsets(n_streams: int, has_empty: bool, single: bool = True, reorder: bool = False) -> list[RefSubset]:
     """all references; all in reverse file order (multi-reference chrF breaks ties between references by
     order, so WMT22's two-reference chrF needs B, A); each single reference (when there are several);
     all with empty lines missing."""
     out = [RefSubset("all", tuple(range(n_streams)))]
-    if n_streams > 1:
+    if reorder and n_streams > 1:
         out.append(RefSubset("all/reversed", tuple(reversed(range(n_streams)))))
     if single and n_streams > 1:
         out += [RefSubset(f"ref{i + 1}", (i,)) for i in range(n_streams)]
