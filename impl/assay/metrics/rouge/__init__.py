@@ -485,19 +485,17 @@ def _short_lcs(hyps: Segments, refs: Refs, corpus: "_Corpus"
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """ROUGE-L counts (hits, |ref|, |hyp|) of every pair, and references per document, for a
     :func:`_flat_config` corpus of short texts (captions): the bit-parallel LCS of each pair on the
-    token strings themselves (no interning; each distinct text tokenised once). None as soon as a
+    token strings themselves (no interning). None as soon as a
     reference has more than ``SHORT_LCS_TOKENS`` tokens (the batched path is faster there)."""
     tokenize, lower = corpus.pipeline._tokenize, corpus.pipeline.lowercase
-    toks: dict[str, list[str]] = {}
+    space = corpus.pipeline.tokenizer == "space" and not lower   # str.split(" ") inline
     hits: list[int] = []
     ref_len: list[int] = []
     peer_len: list[int] = []
     n_refs: list[int] = []
     limit = SHORT_LCS_TOKENS
     for i, h in enumerate(hyps):
-        ht = toks.get(h)
-        if ht is None:
-            ht = toks[h] = tokenize(h, lower)
+        ht = h.split(" ") if space else tokenize(h, lower)
         if len(ht) > limit:
             return None
         # the LCS is symmetric: bit masks over the hypothesis (once per image), one step per
@@ -510,9 +508,7 @@ def _short_lcs(hyps: Segments, refs: Refs, corpus: "_Corpus"
             r = stream[i]
             if r is None:
                 continue
-            rt = toks.get(r)
-            if rt is None:
-                rt = toks[r] = tokenize(r, lower)
+            rt = r.split(" ") if space else tokenize(r, lower)
             if len(rt) > limit:
                 return None
             v = full
