@@ -310,13 +310,14 @@ def _df_table_from_json(doc: Mapping[str, Any], path: Path) -> DocumentFrequenci
 
 # ----------------------------------------------------------------------------- the computation
 def cider_rows(hyp_toks: Sequence[Sequence[str]], ref_toks: Sequence[Sequence[str]], owner: np.ndarray,
-               config: Mapping[str, Any], df_source: DocumentFrequencies | None = None
-               ) -> tuple[np.ndarray, np.ndarray, DocumentFrequencies]:
+               config: Mapping[str, Any], df_source: DocumentFrequencies | None = None,
+               keep: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray, DocumentFrequencies]:
     """Per image: the score and the per-order parts; plus the document frequencies used.
 
     ``ref_toks[k]`` is a reference of image ``owner[k]``. Returns ``(scores, per_order, df)``
     with ``per_order[i, n-1] = scale * sum_j sim_n(h_i, r_ij) / m_i`` and ``scores`` their mean
-    over n.
+    over n. ``keep`` (a dict) receives the n-gram index and the side lengths, for callers that
+    count other n-gram statistics of the same tokens (the coco composite's BLEU).
     """
     n_img = len(hyp_toks)
     n_max = int(config["max_ngram_order"])
@@ -325,6 +326,8 @@ def cider_rows(hyp_toks: Sequence[Sequence[str]], ref_toks: Sequence[Sequence[st
     hyp_side = encode(hyp_toks, vocab)
     ref_side = encode(ref_toks, vocab)
     index = NgramIndex([hyp_side, ref_side], n_max)
+    if keep is not None:
+        keep.update(index=index, hyp_lengths=hyp_side.lengths, ref_lengths=ref_side.lengths, owner=owner)
     sigma = config["length_penalty_sigma"]
     if sigma is not None:
         if config["length_unit"] == "bigrams":
@@ -425,9 +428,9 @@ class Cider(MetricFamily):
         return tuple(["images", "cider"] + [f"cider_{i}" for i in range(1, n + 1)] + ["n_refs", "hyp_len"])
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
-                      context: Mapping[str, Any] | None = None) -> SegmentStats:
+                      context: Mapping[str, Any] | None = None, keep: dict[str, Any] | None = None) -> SegmentStats:
         """One row per image. ``context`` (from an earlier call) fixes the document frequencies,
-        e.g. to score chunks of one corpus with the whole corpus's idf."""
+        e.g. to score chunks of one corpus with the whole corpus's idf; ``keep``: see :func:`cider_rows`."""
         flat, owner = group_refs(hyps, refs)
         hyp_toks = caption_tokens(hyps, config)
         ref_toks = caption_tokens(flat, config)
@@ -441,7 +444,7 @@ class Cider(MetricFamily):
                 and not any(len(t) for t in ref_toks)):
             raise ToolBehaviourError("no reference caption has a token: pycocoevalcap's CiderScorer takes max() "
                                      "of an empty document-frequency table", "ValueError")
-        scores, per_order, used = cider_rows(hyp_toks, ref_toks, owner, config, df_source)
+        scores, per_order, used = cider_rows(hyp_toks, ref_toks, owner, config, df_source, keep)
         n_img = len(hyp_toks)
         rows = np.hstack([np.ones((n_img, 1)), scores[:, None], per_order,
                           np.bincount(owner, minlength=n_img)[:, None].astype(np.float64),
