@@ -22,7 +22,7 @@ import numpy as np
 
 from . import api
 from .errors import InputError, ToolBehaviourError
-from .knobs import Config
+from .knobs import Config, hashable
 from .metrics import get_family
 from .profiles import Profile, get_profile
 from .score import Score
@@ -65,14 +65,6 @@ class ReadTrackingConfig(Config):
 _ABSENT = object()   # a knob name the family asked for with .get() that this family does not have
 
 
-def _frozen(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
-    return value
-
-
 class Evaluator:
     """One metric on one corpus: configurations in, scores out, statistics shared.
 
@@ -101,7 +93,7 @@ class Evaluator:
         """Per-segment statistics under ``config``, reused across configurations that agree on
         every knob ``segment_stats`` reads."""
         for names, values, result in self._entries:
-            if all(_frozen(config.get(n, _ABSENT)) == v for n, v in zip(names, values)):
+            if all(hashable(config.get(n, _ABSENT)) == v for n, v in zip(names, values)):
                 if isinstance(result, ToolBehaviourError):
                     raise result
                 return result
@@ -111,7 +103,7 @@ class Evaluator:
         except ToolBehaviourError as exc:
             result = exc
         names = tuple(sorted(tracked.read))
-        self._entries.append((names, tuple(_frozen(config.get(n, _ABSENT)) for n in names), result))
+        self._entries.append((names, tuple(hashable(config.get(n, _ABSENT)) for n in names), result))
         self.stats_computed += 1
         if isinstance(result, ToolBehaviourError):
             raise result

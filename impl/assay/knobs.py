@@ -140,7 +140,7 @@ class Config(Mapping[str, Any]):
             raise AttributeError(key) from None
 
     def __hash__(self) -> int:
-        return hash((self.metric, tuple((k, _hashable(v)) for k, v in self._values.items())))
+        return hash((self.metric, tuple((k, hashable(v)) for k, v in self._values.items())))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Config) and self.metric == other.metric and dict(self) == dict(other)
@@ -157,9 +157,12 @@ class Config(Mapping[str, Any]):
         return [k for k in self._values if self._values[k] != other[k]]
 
 
-def _hashable(value: Any) -> Any:
+def hashable(value: Any) -> Any:
+    """A hashable, comparable copy of a knob value (lists/tuples to tuples, dicts to sorted pairs)."""
     if isinstance(value, (list, tuple)):
-        return tuple(_hashable(v) for v in value)
+        return tuple(hashable(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, hashable(v)) for k, v in value.items()))
     return value
 
 

@@ -59,28 +59,33 @@ class Score:
         out: dict[str, Any] = {
             "metric": self.metric,
             "profile": self.profile,
-            "score": _plain(self.value),
-            "components": _plain(self.components),
-            "knobs": _plain(self.knobs),
+            "score": json_safe(self.value),
+            "components": json_safe(self.components),
+            "knobs": json_safe(self.knobs),
             "signature": self.signature,
             "text": self.text,
         }
         if self.tool_json is not None:
-            out["tool_json"] = _plain(self.tool_json)
+            out["tool_json"] = json_safe(self.tool_json)
         return out
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False)
 
 
-def _plain(value: Any) -> Any:
-    """Convert numpy scalars/arrays and tuples to JSON-safe Python values (no NaN ever)."""
+def json_safe(value: Any, non_finite: str = "error") -> Any:
+    """A JSON-ready copy: numpy scalars/arrays to Python, tuples to lists, dict keys to str.
+
+    A non-finite float raises (``non_finite="error"``: assay never emits NaN) or becomes its
+    ``repr`` (``"repr"``: reports quoting what another implementation answered)."""
     if hasattr(value, "tolist"):
         value = value.tolist()
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): json_safe(v, non_finite) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [json_safe(v, non_finite) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
+        if non_finite == "repr":
+            return repr(value)
         raise ValueError(f"non-finite value {value!r} in a score")
     return value

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from ..score import json_safe
 from .claims import Claim
 from .explain import Explanation, explain
 from .search import AuditResult, Auditor, Evaluated
@@ -103,7 +104,7 @@ def report_json(r: ClaimReport, max_matches: int = 20) -> dict[str, Any]:
     def ev(e: Evaluated) -> dict[str, Any]:
         c = e.candidate
         return {"configuration": c.label(), "value": e.value, "shown": None if e.value is None else r.claim.shown(e.value),
-                "profile": f"{c.metric}/{c.profile}", "knobs": {k: _plain(v) for k, v in c.knobs},
+                "profile": f"{c.metric}/{c.profile}", "knobs": {k: json_safe(v) for k, v in c.knobs},
                 "references": c.refs.name, "input": c.prep, "measure": c.measure, "display_factor": c.display,
                 "departures": c.departures, "cost": c.cost, "signature": r.signatures.get(c), "error": e.error}
 
@@ -123,12 +124,6 @@ def report_json(r: ClaimReport, max_matches: int = 20) -> dict[str, Any]:
         "explanation": r.explanation.to_json() if r.explanation else None,
         "notes": r.result.notes,
     }
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, tuple):
-        return [_plain(x) for x in v]
-    return v
 
 
 # ----------------------------------------------------------------------------- single claim, text

@@ -8,7 +8,6 @@ Exit code: failed + errored (capped at 100); 2 for a usage error.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -51,22 +50,12 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
-def _knobs(pairs: list[str]) -> dict[str, Any]:
-    from ..errors import KnobError
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise KnobError(f"--set needs KNOB=VALUE, got {pair!r}")
-        out[name.strip()] = value
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..conform import connect, identify, reports, runner, suite
 
-    knobs = _knobs(args.set)
+    from ..cli import parse_knob_settings
+    knobs = parse_knob_settings(args.set)
     if knobs and not args.profile:
         raise InputError("--set needs --profile (the knobs are set on top of a profile)")
     impl = connect.connect(args.impl, args.shape, timeout=args.timeout, max_output=args.max_output,

@@ -14,16 +14,9 @@ from typing import Any
 
 from .._version import __version__
 from ..metrics import METRIC_NAMES
+from ..score import json_safe
 
 
-def _plain(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 def score_case(metric: str, profile: str | None, level: str, hyps: list[Any], refs: list[list[Any]],
@@ -44,11 +37,11 @@ def score_case(metric: str, profile: str | None, level: str, hyps: list[Any], re
         comps: dict[str, list[Any]] = {}
         for s in scores:
             for k, v in s.components.items():
-                comps.setdefault(k, []).append(_plain(v))
+                comps.setdefault(k, []).append(json_safe(v))
         return {"score": [float(s.value) for s in scores],
                 "components": {k: v for k, v in comps.items() if len(v) == len(scores)}}
     result = assay.score(metric, hyps, refs, profile, **knobs)
-    return {"score": float(result.value), "components": _plain(result.components)}
+    return {"score": float(result.value), "components": json_safe(result.components)}
 
 
 def follow(case: dict[str, Any]) -> dict[str, Any]:

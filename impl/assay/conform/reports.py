@@ -8,23 +8,17 @@ skipped children), loadable by CI dashboards.
 from __future__ import annotations
 
 import json
-import math
 import re
 import xml.etree.ElementTree as ET
 from typing import Any, Iterator
 
+from ..score import json_safe
 from .judge import ERRORED, FAILED, PASSED, SKIPPED, Outcome
 from .runner import Report
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
+    return json_safe(value, non_finite="repr")
 
 
 def case_record(o: Outcome) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from ..knobs import hashable
 from ..errors import InputError, KnobError
 
 FORMAT = "assay-fixtures/1"
@@ -133,15 +134,9 @@ def _config_key(metric: str, profile: str, level: str, knobs_json: str) -> tuple
     except KnobError:
         return None
     skip = REPORT_ONLY_KNOBS.get(metric, frozenset())
-    return tuple(sorted((k, _hashable(v)) for k, v in config.as_dict().items() if k not in skip))
+    return tuple(sorted((k, hashable(v)) for k, v in config.as_dict().items() if k not in skip))
 
 
-def _hashable(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_hashable(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
-    return value
 
 
 def config_key(metric: str, profile: str, level: str, knobs: dict[str, Any]) -> tuple[Any, ...] | None:
