@@ -227,7 +227,8 @@ class Bleu(MetricFamily):
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, dict[str, Any]]]:
         if config.epsilon == "coco":
             from .bleu_coco import coco_sentence_scores
-            return coco_sentence_scores(stats.rows, config.max_ngram_order)
+            pairs = coco_sentence_scores(stats.rows, config.max_ngram_order)
+            return pairs if config.scale == 1 else [(v * config.scale, c) for v, c in pairs]
         from .bleu_vector import bleu_rows, vectorizable
         if not vectorizable(config):
             return [self.score_stats(stats.row(i), config) for i in range(len(stats))]
@@ -276,7 +277,7 @@ class Bleu(MetricFamily):
         """
         if config.get("epsilon", "none") == "coco":
             from .bleu_coco import coco_scores_from_sums
-            return coco_scores_from_sums(np.asarray(sums, dtype=np.float64), config.max_ngram_order)
+            return coco_scores_from_sums(np.asarray(sums, dtype=np.float64), config.max_ngram_order) * config.scale
         if _needs_extra_order(config) or config.smooth_method == "nltk-method6":
             raise KnobError(f"bleu: smooth_method={config.smooth_method} reads the last segment, so the "
                             "corpus score is not a function of summed statistics (no resampling)")
@@ -339,9 +340,10 @@ def bleu_from_counts(sys_len: float, ref_len: float, correct: Sequence[float], t
                      ) -> tuple[float, dict[str, Any]]:
     """BLEU from summed statistics; ``last`` is the last segment's row (NLTK methods 5-7)."""
     n_max = config.max_ngram_order
-    if config.epsilon == "coco":
+    if config.epsilon == "coco":   # pycocoevalcap reports 0-1; scale=100 multiplies the value only
         from .bleu_coco import coco_bleu
-        return coco_bleu(sys_len, ref_len, correct, total)
+        value, comp = coco_bleu(sys_len, ref_len, correct, total)
+        return value * config.scale, comp
     method = config.smooth_method
     k_value = config.smooth_value if config.smooth_value is not None else DEFAULT_SMOOTH_VALUE.get(method, 0.0)
     correct = [float(c) for c in correct]
