@@ -184,6 +184,15 @@ def resolve_jar(matches: list[Match], hyp_len: int, ref_len: int, beam: int = 40
        beam had to prune. Weights 0.5 fit the jar's corpus alignments best (thumb-mscoco Human,
        1004 hypothesis/reference pairs at ``-x 40``: 786 identical alignments vs 731 with 0.1,
        692 with the plain beam winner); the jar's rule is still not fully known (KD-METEOR-02).
+
+    Further black-box facts (``-m synonym``: one candidate per word pair, no duplicates): with h
+    hypothesis and r reference copies of cars/car (every pair a candidate) the jar returns no match
+    from beam 2 (h=1), h+1 (r=1), 4 (2x2, 2x3), 6 (3x2), 7 (3x3) on, whatever ``-w`` and ``-p``;
+    with ``-m exact`` the same shapes keep their matches and ``zebra``/``zebra zebra`` takes the
+    later reference word from beam 2 on. So the empty result needs ambiguity (not duplicate
+    candidates) and only non-exact matches lose to it. In corpus alignments the jar prefers the
+    larger |h-r| for a lone ambiguous word but the smaller total for several monotone ones: neither
+    sign of a final distance tie-break reproduces both.
     """
     if not matches:
         return []
