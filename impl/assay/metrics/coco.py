@@ -10,7 +10,8 @@ COCOEvalCap tokenises references and results with its PTBTokenizer (``tokenize=p
   F_beta with beta = 1.2, mean over images; ``rouge_beta`` sets the rouge family's ``beta``);
 - ``CIDEr``: the ``cider/coco`` profile (CIDEr-D, idf over the evaluated references);
 - ``METEOR``: the ``meteor/meteor-1.5`` profile (the jar's call) when assay has it and the
-  ``meteor`` knob is ``auto``; otherwise it is *omitted* (see ``components["omitted"]``), never
+  ``meteor`` knob is ``auto`` and its resources (the installed pycocoevalcap's jar data) are
+  found; otherwise it is *omitted* with the reason (see ``components["omitted"]``), never
   estimated. One statistics pass gives the corpus and per-image values.
 
 The score's value is CIDEr; all numbers are in ``components`` under pycocoevalcap's names. Rows
@@ -27,7 +28,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError, KnobError
+from ..errors import InputError, KnobError, MissingDependencyError
 from ..knobs import Config, Knob, KnobSet
 from ..profiles import Profile, get_profile, register
 from ..stats import SegmentStats
@@ -225,7 +226,10 @@ class Coco(MetricFamily):
                    "tokenized": {"hyps": hyp_s, "refs": groups}}
         meteor = _meteor_profile() if config.meteor == "auto" else None
         if meteor is not None:
-            context["meteor"] = _meteor_values(hyp_s, streams, meteor)
+            try:
+                context["meteor"] = _meteor_values(hyp_s, streams, meteor)
+            except MissingDependencyError as exc:   # auto: omitted, with the reason, never estimated
+                context["meteor_missing"] = str(exc)
         return SegmentStats(columns, rows, context)
 
     def _parts(self, stats: SegmentStats) -> tuple[SegmentStats, np.ndarray, SegmentStats]:
@@ -252,7 +256,8 @@ class Coco(MetricFamily):
         comp["CIDEr"] = cider_value
         comp["images"] = len(stats)
         if meteor is None:
-            comp["omitted"] = {"METEOR": METEOR_OMITTED if config.meteor == "auto" else "meteor=off"}
+            reason = stats.context.get("meteor_missing", METEOR_OMITTED)
+            comp["omitted"] = {"METEOR": reason if config.meteor == "auto" else "meteor=off"}
         comp["bleu"] = {k: bc[k] for k in ("sys_len", "ref_len", "ratio", "bp", "counts", "totals")}
         comp["idf"] = cc["idf"]
         return cider_value, comp
