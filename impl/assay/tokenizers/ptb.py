@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import re
 from itertools import compress
-from typing import Callable, Iterable, Sequence
+from typing import Sequence
 
 __all__ = ["ptb_tokenize", "ptb_tokenize_lines", "coco_tokenize", "coco_tokenize_lines",
            "COCO_PUNCTUATION", "LINE_BREAKS"]

@@ -32,7 +32,7 @@ _MULTIDOT = re.compile(r"\.{2,}")
 _COMMA1 = re.compile(r"(?<=\D),(?=\D)|(?<=\d),(?=\D)|(?<=\D),(?=\d)")
 _ALPHA = r"[^\W\d_]"
 _APOS = (
-    (re.compile(rf"([^\w]|\d|_)'([^\w]|\d|_)"), r"\1 ' \2"),          # non-alpha ' non-alpha
+    (re.compile(r"([^\w]|\d|_)'([^\w]|\d|_)"), r"\1 ' \2"),          # non-alpha ' non-alpha
     (re.compile(rf"([^\w]|_)'({_ALPHA})"), r"\1 ' \2"),                # non-alnum ' alpha
     (re.compile(rf"({_ALPHA})'([^\w]|\d|_)"), r"\1 ' \2"),             # alpha ' non-alpha
     (re.compile(rf"({_ALPHA})'({_ALPHA})"), r"\1 '\2"),                # alpha ' alpha
