@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import assay
+from conformance.references.availability import require
 from assay.audit.claims import parse_claim
 from assay.audit.search import Auditor
 from assay.audit.signatures import format_signature, parse_signature
@@ -387,7 +388,7 @@ def test_without_sacremoses_the_audit_says_so(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_preprocessing_variants_are_searched() -> None:
-    pytest.importorskip("sacremoses")
+    require("sacremoses", hint="pip install 'assay-metrics[moses]' (every tox env installs it)")
     corpus = generate_corpus(4, max_segments=6, max_refs=2, kind="ascii")
     auditor = Auditor("bleu", corpus["hyps"], corpus["refs"], lang="en", thorough=True)
     assert set(auditor.preps) == {"raw", "moses", "moses-a", "moses+compound", "compound"}
