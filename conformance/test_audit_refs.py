@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import assay
@@ -14,7 +14,7 @@ from assay.audit.claims import parse_claim
 from assay.audit.search import Auditor
 from conformance.generate import generate_corpus
 
-pytestmark = pytest.mark.refs
+# every test is marked refs, except the sacrebleu 1.5.1 one (tox's legacy-sacrebleu1 env)
 
 
 def _found(claim_text: str, hyps: list[str], refs: list[list[str]], profile: str, knobs: dict[str, Any],
@@ -36,6 +36,7 @@ def _corpus(seed: int, max_refs: int, kind: str = "mixed") -> tuple[list[str], l
     return c["hyps"], c["refs"]
 
 
+@pytest.mark.refs
 @settings(deadline=None, max_examples=40)
 @given(st.integers(0, 10**6), st.sampled_from(["13a", "intl", "zh", "char", "none"]), st.booleans(),
        st.sampled_from(["exp", "none", "floor", "add-k"]), st.booleans(), st.sampled_from([1, 2, 3]))
@@ -49,6 +50,7 @@ def test_sacrebleu_bleu_claims_recovered(require_tool: Any, seed: int, tok: str,
            dict(tokenize=tok, lowercase=lc, smooth_method=smooth, effective_order=eff))
 
 
+@pytest.mark.refs
 @settings(deadline=None, max_examples=30)
 @given(st.integers(0, 10**6), st.sampled_from([0, 2]), st.booleans(), st.booleans(), st.booleans(),
        st.sampled_from([1, 2]))
@@ -63,6 +65,7 @@ def test_sacrebleu_chrf_claims_recovered(require_tool: Any, seed: int, words: in
            dict(word_order=words, lowercase=lc, whitespace=ws, eps_smoothing=eps))
 
 
+@pytest.mark.refs
 @settings(deadline=None, max_examples=15)
 @given(st.integers(0, 10**6), st.booleans(), st.booleans(), st.booleans(), st.sampled_from([1, 2]))
 def test_sacrebleu_ter_claims_recovered(require_tool: Any, seed: int, case: bool, norm: bool, punct: bool,
@@ -76,6 +79,7 @@ def test_sacrebleu_ter_claims_recovered(require_tool: Any, seed: int, case: bool
            dict(case_sensitive=case, normalized=norm, no_punct=punct))
 
 
+@pytest.mark.refs
 @settings(deadline=None, max_examples=30)
 @given(st.integers(0, 10**6), st.sampled_from([0, 1, 2, 3, 4]), st.sampled_from([2, 3, 4]))
 def test_nltk_bleu_claims_recovered(require_tool: Any, seed: int, method: int, width: int) -> None:
@@ -88,6 +92,7 @@ def test_nltk_bleu_claims_recovered(require_tool: Any, seed: int, method: int, w
     _found(f"BLEU {value:.{width}f}", hyps, refs, "nltk", {"smooth_method": names[method]})
 
 
+@pytest.mark.refs
 @settings(deadline=None, max_examples=20)
 @given(st.integers(0, 10**6), st.sampled_from(["rouge1", "rouge2", "rougeL", "rougeLsum"]), st.booleans(),
        st.sampled_from(["fmeasure", "recall", "precision"]), st.booleans())
@@ -107,7 +112,7 @@ def test_rouge_score_claims_recovered(require_tool: Any, seed: int, rtype: str, 
 
 
 @pytest.mark.legacy("sacrebleu1")
-@settings(deadline=None, max_examples=25)
+@settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(0, 10**6), st.sampled_from(["13a", "intl", "zh", "char", "none"]), st.booleans(),
        st.sampled_from(["exp", "none", "floor", "add-k"]))
 def test_sacrebleu1_bleu_claims_recovered(legacy_tool: Any, seed: int, tok: str, lc: bool, smooth: str) -> None:
