@@ -59,6 +59,16 @@ def _id_suite(cache: dict, metric: str) -> identify.IdentificationSuite:
 
 # ----------------------------------------------------------------------------- own profiles
 @pytest.mark.parametrize("metric,profile", _profile_params())
+
+def _identify_bleu(spec: str) -> identify.Identification:
+    """The identification of a connected implementation on the BLEU suite."""
+    impl = connect.connect(spec)
+    impl.open()
+    try:
+        return identify.identify(impl, "bleu")
+    finally:
+        impl.close()
+
 def test_assay_profile_passes_its_own_suite_direct(metric: str, profile: str) -> None:
     report = _run(f"direct:assay.conform.assay_impl:profiles[{metric}/{profile}]", metric, [profile])
     c = report.counts
@@ -91,12 +101,7 @@ def test_follow_hints_passes_cases_with_knobs(metric: str) -> None:
 def test_cmd_assay_client_fixed_profile_passes_and_is_identified() -> None:
     report = _run(f"{ASSAY_CLIENT} --profile bleu/multi-bleu", "bleu")
     assert report.count("passed") > 100 and report.exit_code == 0, reports.text_report(report)
-    impl = connect.connect(f"{ASSAY_CLIENT} --profile bleu/multi-bleu")
-    impl.open()
-    try:
-        result = identify.identify(impl, "bleu")
-    finally:
-        impl.close()
+    result = _identify_bleu(f"{ASSAY_CLIENT} --profile bleu/multi-bleu")
     assert result.profile == "multi-bleu" and not result.departures, result.text()
 
 
@@ -130,24 +135,14 @@ def test_js_client_passes_sacrebleu_suite_and_is_identified() -> None:
     spec = f"cmd:node {JS_CLIENT}"
     report = _run(spec, "bleu")
     assert report.count("passed") > 50 and report.exit_code == 0, reports.text_report(report)
-    impl = connect.connect(spec)
-    impl.open()
-    try:
-        result = identify.identify(impl, "bleu")
-    finally:
-        impl.close()
+    result = _identify_bleu(spec)
     assert result.profile == "sacrebleu" and not result.departures, result.text()
 
 
 @needs_node
 def test_js_client_on_presplit_tokens_departs_on_tokenize() -> None:
     spec = f"cmd:node {JS_CLIENT} --tokenize none"
-    impl = connect.connect(spec)
-    impl.open()
-    try:
-        result = identify.identify(impl, "bleu")
-    finally:
-        impl.close()
+    result = _identify_bleu(spec)
     assert result.profile == "sacrebleu", result.text()
     assert [(d.knob, d.value) for d in result.departures] == [("tokenize", "none")], result.text()
     assert result.departures[0].cases and not result.unexplained
@@ -205,12 +200,7 @@ def test_broken_no_start_is_a_clear_input_error() -> None:
 
 
 def test_wrong_clipping_is_identified_with_unexplained_cases() -> None:
-    impl = connect.connect(f"{BROKEN} --mode wrong-clipping")
-    impl.open()
-    try:
-        result = identify.identify(impl, "bleu")
-    finally:
-        impl.close()
+    result = _identify_bleu(f"{BROKEN} --mode wrong-clipping")
     assert result.profile == "sacrebleu"
     assert result.unexplained, result.text()   # no knob reproduces summed reference counts
 
