@@ -57,9 +57,6 @@ def _id_suite(cache: dict, metric: str) -> identify.IdentificationSuite:
     return cache[metric]
 
 
-# ----------------------------------------------------------------------------- own profiles
-@pytest.mark.parametrize("metric,profile", _profile_params())
-
 def _identify_bleu(spec: str) -> identify.Identification:
     """The identification of a connected implementation on the BLEU suite."""
     impl = connect.connect(spec)
@@ -69,6 +66,9 @@ def _identify_bleu(spec: str) -> identify.Identification:
     finally:
         impl.close()
 
+
+# ----------------------------------------------------------------------------- own profiles
+@pytest.mark.parametrize("metric,profile", _profile_params())
 def test_assay_profile_passes_its_own_suite_direct(metric: str, profile: str) -> None:
     report = _run(f"direct:assay.conform.assay_impl:profiles[{metric}/{profile}]", metric, [profile])
     c = report.counts
