@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from functools import partial
+from itertools import chain, count
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -270,6 +271,264 @@ def _tokens(seg: Any, where: str) -> list[str]:
     raise InputError(f"{where}: expected a string or a list of string tokens, got {type(seg).__name__}")
 
 
+# --------------------------------------------------------------------------------------------------
+# Whole-corpus engine (same alignment as _Matcher.align, computed with numpy for every
+# hypothesis/reference pair at once).
+#
+# The exact and stem stages are greedy with an *equivalence* (equal strings): hypothesis
+# occurrences of a word, taken from the last, pair with the reference occurrences of that word
+# taken from the last, so the k-th occurrence from the end on one side pairs with the k-th from
+# the end on the other. Each stage is therefore a join on (pair, word, rank-from-the-end). The
+# synonym stage is not an equivalence; it runs the greedy loop in Python, only for the pairs that
+# have at least one (hypothesis word, reference word) synonym candidate left.
+
+_SEQ_TYPES = frozenset((list, tuple))
+_SEQ_OR_NONE = frozenset((list, tuple, type(None)))
+
+
+def _token_lists(segs: Sequence[Any], where: Callable[[int], str], allow_none: bool = False) -> list[Any]:
+    """Token lists of ``segs`` (strings split on whitespace); ``None`` kept where allowed.
+
+    Only the containers are checked here (at C speed; per segment only to name a bad one); the
+    tokens are checked once per distinct token by :func:`_word_ids`."""
+    out = [s.split() if type(s) is str else s for s in segs]
+    if set(map(type, out)) <= (_SEQ_OR_NONE if allow_none else _SEQ_TYPES):
+        return out
+    return [None if (s is None and allow_none) else _tokens(s, where(i)) for i, s in enumerate(segs)]
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenated ``range(start, start + length)`` and the offsets inside each range."""
+    total = int(lengths.sum())
+    first = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    within = np.arange(total, dtype=np.int64) - first
+    return np.repeat(starts, lengths) + within, within
+
+
+def _pair_equal(hu: np.ndarray, hw: np.ndarray, ru: np.ndarray, rw: np.ndarray, n_words: int,
+                max_len: int) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy matching of equal words inside each unit: indices (into the given arrays) of the
+    pairs. Arrays must list each unit's tokens in position order."""
+    def keys(u: np.ndarray, w: np.ndarray) -> np.ndarray:
+        g = u * n_words + w
+        order = np.argsort(g, kind="stable")
+        gs = g[order]
+        n = len(gs)
+        start = np.ones(n, dtype=bool)
+        start[1:] = gs[1:] != gs[:-1]
+        gid = np.cumsum(start) - 1
+        starts = np.flatnonzero(start)
+        ends = np.append(starts[1:], n)
+        rank = ends[gid] - 1 - np.arange(n)            # 0 = last occurrence in its unit
+        out = np.empty(n, dtype=np.int64)
+        out[order] = gs * max_len + rank
+        return out
+
+    if not len(hu) or not len(ru):
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    _, hi, ri = np.intersect1d(keys(hu, hw), keys(ru, rw), assume_unique=True, return_indices=True)
+    return hi, ri
+
+
+def _both_sides(hu: np.ndarray, ru: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of the tokens whose unit has tokens on both sides."""
+    both = (np.bincount(hu, minlength=n_units) > 0) & (np.bincount(ru, minlength=n_units) > 0)
+    return both[hu], both[ru]
+
+
+def _align_units(matcher: "_Matcher", words: list[str], hw: np.ndarray, rw: np.ndarray, h_unit: np.ndarray,
+                 r_unit: np.ndarray, n_units: int, max_len: int) -> tuple[np.ndarray, np.ndarray]:
+    """(matches, chunks) of every unit (hypothesis/reference pair) under NLTK's three stages.
+
+    ``hw``/``rw``: ids (into ``words``, lowercased as configured) of all units' tokens, unit by
+    unit in position order; ``h_unit``/``r_unit``: the unit of each token."""
+    if n_units * max(len(words), 1) * max_len >= 2 ** 62:
+        raise OverflowError("corpus too large for the vectorised keys")
+    hi, ri = _pair_equal(h_unit, hw, r_unit, rw, len(words), max_len)
+    pair_h, pair_r = [hi], [ri]
+    h_left = np.ones(len(hw), dtype=bool)
+    r_left = np.ones(len(rw), dtype=bool)
+    h_left[hi] = False
+    r_left[ri] = False
+    h_idx, r_idx = np.flatnonzero(h_left), np.flatnonzero(r_left)
+    hm, rm = _both_sides(h_unit[h_idx], r_unit[r_idx], n_units)
+    h_idx, r_idx = h_idx[hm], r_idx[rm]
+    # stage-3 strings: the stems (stem stage on) or the words, as ids into s_words
+    s_words: list[str] = words
+    h_s, r_s = hw[h_idx], rw[r_idx]
+    if matcher.stemmer is not None and len(h_idx) and len(r_idx):
+        need = np.unique(np.concatenate([h_s, r_s]))
+        stems, stem = matcher._stems, matcher.stem
+        s_vocab: dict[str, int] = {}
+        sd = s_vocab.setdefault
+        to_stem = np.zeros(len(words), dtype=np.int64)
+        to_stem[need] = [sd(stems.get(w) or stem(w), len(s_vocab)) for w in map(words.__getitem__, need.tolist())]
+        s_words = list(s_vocab)
+        h_s, r_s = to_stem[h_s], to_stem[r_s]
+        hi, ri = _pair_equal(h_unit[h_idx], h_s, r_unit[r_idx], r_s, len(s_words), max_len)
+        pair_h.append(h_idx[hi])
+        pair_r.append(r_idx[ri])
+        hk = np.ones(len(h_idx), dtype=bool)
+        rk = np.ones(len(r_idx), dtype=bool)
+        hk[hi] = False
+        rk[ri] = False
+        h_idx, r_idx, h_s, r_s = h_idx[hk], r_idx[rk], h_s[hk], r_s[rk]
+    if matcher.wordnet is not None and len(h_idx) and len(r_idx):
+        # reference candidates: words that are some WordNet lemma
+        known, is_lemma = matcher._known, matcher.is_lemma
+        uniq_r = np.unique(r_s)
+        flags = np.zeros(len(s_words), dtype=bool)
+        flags[uniq_r] = [known.get(w) if w in known else is_lemma(w) for w in map(s_words.__getitem__, uniq_r.tolist())]
+        keep = flags[r_s]
+        r_idx, r_s = r_idx[keep], r_s[keep]
+        hm, rm = _both_sides(h_unit[h_idx], r_unit[r_idx], n_units)
+        h_idx, h_s, r_idx, r_s = h_idx[hm], h_s[hm], r_idx[rm], r_s[rm]
+        if len(h_idx) and len(r_idx):
+            sh, sr = _synonym_stage(matcher, s_words, h_idx, h_s, h_unit[h_idx], r_idx, r_s, r_unit[r_idx],
+                                    n_units)
+            pair_h.append(sh)
+            pair_r.append(sr)
+    ph = np.concatenate(pair_h)
+    pr = np.concatenate(pair_r)
+    order = np.argsort(ph)
+    ph, pr = ph[order], pr[order]
+    pu = h_unit[ph]
+    start = np.ones(len(ph), dtype=bool)
+    start[1:] = (pu[1:] != pu[:-1]) | (ph[1:] != ph[:-1] + 1) | (pr[1:] != pr[:-1] + 1)
+    return np.bincount(pu, minlength=n_units), np.bincount(pu[start], minlength=n_units)
+
+
+def _synonym_stage(matcher: "_Matcher", s_words: list[str], h_idx: np.ndarray, h_s: np.ndarray, hu: np.ndarray,
+                   r_idx: np.ndarray, r_s: np.ndarray, ru: np.ndarray, n_units: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """NLTK's greedy synonym stage on the leftovers (hypothesis from the last; each takes the
+    highest unused reference candidate among its synonyms)."""
+    # every (hyp token, ref token) of the same unit
+    r_count = np.bincount(ru, minlength=n_units)
+    r_first = np.cumsum(r_count) - r_count
+    per_h = r_count[hu]
+    rj, _ = _ranges(r_first[hu], per_h)
+    hj = np.repeat(np.arange(len(h_idx)), per_h)
+    n_s = len(s_words)
+    # the synonym relation between the words present, as sorted keys h*n_s + r
+    s_index = {w: k for k, w in enumerate(s_words)}
+    r_present = np.zeros(n_s, dtype=bool)
+    r_present[r_s] = True
+    cache, lookup = matcher._syns, matcher.synonyms
+    rel: list[int] = []
+    for hword in np.unique(h_s).tolist():
+        w = s_words[hword]
+        base = hword * n_s
+        for name in (cache.get(w) or lookup(w)):
+            k = s_index.get(name)
+            if k is not None and r_present[k]:
+                rel.append(base + k)
+    if not rel:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    ok = np.isin(h_s[hj] * n_s + r_s[rj], np.array(rel, dtype=np.int64))
+    hj, rj = hj[ok], rj[ok]
+    gh, gr = h_idx[hj], r_idx[rj]
+    order = np.lexsort((-gr, -gh))                    # units follow token order: by hyp desc, ref desc
+    out_h: list[int] = []
+    out_r: list[int] = []
+    used: set[int] = set()
+    last = -1
+    for h, r in zip(gh[order].tolist(), gr[order].tolist()):
+        if h == last or r in used:
+            continue
+        used.add(r)
+        last = h
+        out_h.append(h)
+        out_r.append(r)
+    return np.array(out_h, dtype=np.int64), np.array(out_r, dtype=np.int64)
+
+
+def _word_ids(tokens: list[Any], lowercase: bool) -> tuple[list[str] | None, np.ndarray]:
+    """Distinct words (lowercased when asked) and the word id of every token; ``(None, ...)`` when
+    a token is not a string. Each distinct raw token is hashed once and lowercased once."""
+    first: dict[Any, int] = {}
+    try:
+        pos = np.fromiter(map(first.setdefault, tokens, count()), np.int64, len(tokens))
+    except TypeError:               # unhashable token
+        return None, np.empty(0, dtype=np.int64)
+    raw = list(first)
+    if not all(isinstance(w, str) for w in raw):
+        return None, pos
+    low = list(map(str.lower, raw)) if lowercase else raw
+    seen: dict[str, int] = {}
+    low_first = np.fromiter(map(seen.setdefault, low, count()), np.int64, len(low))
+    uniq, dense = np.unique(low_first, return_inverse=True)
+    table = np.zeros(len(tokens), dtype=np.int64)
+    table[np.fromiter(first.values(), np.int64, len(first))] = dense.ravel()
+    return [low[k] for k in uniq.tolist()], table[pos]
+
+
+def _nltk_stats(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+    """Rows of ``algorithm=nltk``: every hypothesis/reference pair aligned at once, best reference kept."""
+    matcher = _Matcher(config)
+    n = len(hyps)
+    hyp_lists = _token_lists(hyps, lambda i: f"segment {i + 1}")
+    streams = [_token_lists(s, lambda i, k=k: f"reference stream {k + 1}, segment {i + 1}", allow_none=True)
+               for k, s in enumerate(refs)]
+    if len(streams) == 1 and None not in streams[0]:
+        unit_seg = np.arange(n, dtype=np.int64)
+        unit_refs = streams[0]
+    else:
+        seg_of: list[int] = []
+        unit_refs = []
+        for i in range(n):
+            got = [s[i] for s in streams if s[i] is not None]
+            if not got:
+                raise InputError(f"segment {i + 1} has no reference (METEOR needs at least one)")
+            seg_of += [i] * len(got)
+            unit_refs += got
+        unit_seg = np.array(seg_of, dtype=np.int64)
+    n_units = len(unit_seg)
+    h_len = np.fromiter(map(len, hyp_lists), np.int64, n)
+    r_len = np.fromiter(map(len, unit_refs), np.int64, n_units)
+    h_flat = list(chain.from_iterable(hyp_lists))
+    tokens = h_flat + list(chain.from_iterable(unit_refs))
+    words, ids = _word_ids(tokens, config.lowercase)
+    if words is None:     # a token that is not a string: name the segment
+        for i, seg in enumerate(hyps):
+            _tokens(seg, f"segment {i + 1}")
+        for k, stream in enumerate(refs):
+            for i, seg in enumerate(stream):
+                if seg is not None:
+                    _tokens(seg, f"reference stream {k + 1}, segment {i + 1}")
+        raise InputError("expected strings or lists of string tokens")
+    hw, rw = ids[:len(h_flat)], ids[len(h_flat):]
+    if n_units != n:
+        h_idx, _ = _ranges((np.cumsum(h_len) - h_len)[unit_seg], h_len[unit_seg])
+        hw = hw[h_idx]
+    h_unit = np.repeat(np.arange(n_units, dtype=np.int64), h_len[unit_seg])
+    r_unit = np.repeat(np.arange(n_units, dtype=np.int64), r_len)
+    max_len = int(max(h_len.max(initial=0), r_len.max(initial=0))) + 1
+    hl, rl = h_len[unit_seg].tolist(), r_len.tolist()
+    try:
+        matches, chunks = _align_units(matcher, words, hw, rw, h_unit, r_unit, n_units, max_len)
+        mc = list(zip(matches.tolist(), chunks.tolist()))
+    except OverflowError:
+        h_low = [words[k] for k in hw.tolist()]
+        r_low = [words[k] for k in rw.tolist()]
+        mc, hs, rs = [], 0, 0
+        for a, b in zip(hl, rl):
+            mc.append(matcher.align(h_low[hs:hs + a], r_low[rs:rs + b]))
+            hs += a
+            rs += b
+    alpha, beta, gamma = config.alpha, config.beta, config.gamma
+    rows: list[tuple[float, ...]] = []
+    prev = -1
+    for seg, a, b, (m, c) in zip(unit_seg.tolist(), hl, rl, mc):
+        value = meteor_value(a, b, m, c, alpha, beta, gamma)
+        if seg != prev:
+            rows.append((a, b, m, c, value, 1.0))
+            prev = seg
+        elif value > rows[-1][4]:
+            rows[-1] = (a, b, m, c, value, 1.0)
+    return SegmentStats(COLUMNS, np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS)))
+
+
 class Meteor(MetricFamily):
     name = "meteor"
     knobset = KNOBS
@@ -278,26 +537,7 @@ class Meteor(MetricFamily):
         if config.algorithm == "meteor-1.5":
             from .meteor15 import family
             return family.segment_stats(hyps, refs, config)
-        matcher = _Matcher(config)
-        low: Callable[[list[str]], list[str]] = ((lambda ts: list(map(str.lower, ts))) if config.lowercase
-                                                  else (lambda ts: ts))
-        alpha, beta, gamma = config.alpha, config.beta, config.gamma
-        rows: list[tuple[float, ...]] = []
-        for i, seg in enumerate(hyps):
-            hyp = low(_tokens(seg, f"segment {i + 1}"))
-            seg_refs = [low(_tokens(s[i], f"reference stream {k + 1}, segment {i + 1}"))
-                        for k, s in enumerate(refs) if s[i] is not None]
-            if not seg_refs:
-                raise InputError(f"segment {i + 1} has no reference (METEOR needs at least one)")
-            best: tuple[float, int, int, int] | None = None
-            for ref in seg_refs:
-                m, c = matcher.align(hyp, ref)
-                value = meteor_value(len(hyp), len(ref), m, c, alpha, beta, gamma)
-                if best is None or value > best[0]:
-                    best = (value, len(ref), m, c)
-            assert best is not None
-            rows.append((len(hyp), best[1], best[2], best[3], best[0], 1.0))
-        return SegmentStats(COLUMNS, np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS)))
+        return _nltk_stats(hyps, refs, config)
 
     def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
         if config.algorithm == "meteor-1.5":
