@@ -63,6 +63,9 @@ class WordNet:
         self._data = {pos: _map(self.dir / f"data.{name}") for pos, name in POS_FILES.items()}
         self._synset_cache: dict[tuple[str, int], tuple[str, ...]] = {}
         self._cache: dict[str, frozenset[str]] = {}
+        self._keys: dict[str, frozenset[int]] = {}
+        self._by_lemma: dict[str, tuple[int, ...]] = {}
+        self._spelling: dict[str, tuple[int, ...]] = {}
         self._all: frozenset[str] | None = None
         for pos, name in POS_FILES.items():
             self._load_index(pos, self.dir / f"index.{name}")
@@ -162,9 +165,62 @@ class WordNet:
         result = self._cache[word] = frozenset(names)
         return result
 
+    def synset_keys(self, word: str) -> frozenset[int]:
+        """The synsets :meth:`lemma_names` reads for ``word``, as keys ``offset * 4 + POS number``
+        (index only: no data file is read)."""
+        cached = self._keys.get(word)
+        if cached is not None:
+            return cached
+        lemma = word.lower()
+        keys: set[int] = set()
+        for pos, code, ends, rules in _PLAN:
+            index = self.index[pos]
+            exc = self.exceptions[pos].get(lemma)
+            if exc is not None:
+                forms: Iterable[str] = {lemma, *exc}
+            elif ends and lemma.endswith(ends):
+                forms = {lemma, *[lemma[: len(lemma) - len(old)] + new for old, new in rules if lemma.endswith(old)]}
+            else:
+                offsets = index.get(lemma)
+                if offsets is not None:
+                    keys.update([o * 4 + code for o in offsets])
+                continue
+            for base in forms:
+                offsets = index.get(base)
+                if offsets is not None:
+                    keys.update([o * 4 + code for o in offsets])
+        result = self._keys[word] = frozenset(keys)
+        return result
+
+    def keys_with_lemma(self, name: str) -> tuple[int, ...]:
+        """Keys of every synset listing ``name.lower()`` in the index, any POS. A synset spelling a
+        lemma name ``w`` is always listed under ``w.lower()`` (wndb(5WN); checked on all 206,978
+        lemma names of WordNet 3.0), so this is a superset of the synsets spelling ``name``."""
+        cached = self._by_lemma.get(name)
+        if cached is None:
+            low = name.lower()
+            out: list[int] = []
+            for pos, code in _POS_CODE.items():
+                offsets = self.index[pos].get(low)
+                if offsets is not None:
+                    out += [o * 4 + code for o in offsets]
+            cached = self._by_lemma[name] = tuple(out)
+        return cached
+
+    def keys_spelling(self, name: str) -> tuple[int, ...]:
+        """Keys of the synsets that have a lemma spelled exactly ``name`` (their lines are read once)."""
+        cached = self._spelling.get(name)
+        if cached is None:
+            cached = self._spelling[name] = tuple(
+                key for key in self.keys_with_lemma(name) if name in self._lemma_names(_CODE_POS[key & 3], key >> 2))
+        return cached
+
 
 #: per POS, the suffixes any rule detaches (a quick pre-test)
 _RULE_ENDS = {pos: tuple({old for old, _ in rules}) for pos, rules in RULES.items()}
+_POS_CODE = {"n": 0, "v": 1, "a": 2, "r": 3}
+_CODE_POS = {code: pos for pos, code in _POS_CODE.items()}
+_PLAN = tuple((pos, _POS_CODE[pos], _RULE_ENDS[pos], RULES[pos]) for pos in POS_FILES)
 
 
 def _map(path: Path) -> "mmap.mmap | bytes":

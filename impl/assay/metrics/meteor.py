@@ -309,25 +309,26 @@ def _pair_equal(hu: np.ndarray, hw: np.ndarray, ru: np.ndarray, rw: np.ndarray, 
                 max_len: int) -> tuple[np.ndarray, np.ndarray]:
     """Greedy matching of equal words inside each unit: indices (into the given arrays) of the
     pairs. Arrays must list each unit's tokens in position order."""
-    def keys(u: np.ndarray, w: np.ndarray) -> np.ndarray:
+    def keys(u: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted keys (unit, word, L-1-rank from the end) and the token order they come in."""
         g = u * n_words + w
         order = np.argsort(g, kind="stable")
         gs = g[order]
         n = len(gs)
         start = np.ones(n, dtype=bool)
         start[1:] = gs[1:] != gs[:-1]
-        gid = np.cumsum(start) - 1
-        starts = np.flatnonzero(start)
-        ends = np.append(starts[1:], n)
-        rank = ends[gid] - 1 - np.arange(n)            # 0 = last occurrence in its unit
-        out = np.empty(n, dtype=np.int64)
-        out[order] = gs * max_len + rank
-        return out
+        ends = np.append(np.flatnonzero(start)[1:], n) - 1
+        rank = ends[np.cumsum(start) - 1] - np.arange(n)      # 0 = last occurrence in its unit
+        return gs * max_len + (max_len - 1 - rank), order
 
     if not len(hu) or not len(ru):
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    _, hi, ri = np.intersect1d(keys(hu, hw), keys(ru, rw), assume_unique=True, return_indices=True)
-    return hi, ri
+    kh, oh = keys(hu, hw)
+    kr, orr = keys(ru, rw)
+    at = np.searchsorted(kr, kh)
+    np.minimum(at, len(kr) - 1, out=at)
+    hit = kr[at] == kh
+    return oh[hit], orr[at[hit]]
 
 
 def _both_sides(hu: np.ndarray, ru: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray]:
@@ -374,11 +375,12 @@ def _align_units(matcher: "_Matcher", words: list[str], hw: np.ndarray, rw: np.n
         rk[ri] = False
         h_idx, r_idx, h_s, r_s = h_idx[hk], r_idx[rk], h_s[hk], r_s[rk]
     if matcher.wordnet is not None and len(h_idx) and len(r_idx):
-        # reference candidates: words that are some WordNet lemma
-        known, is_lemma = matcher._known, matcher.is_lemma
+        # reference candidates: words some synset spells (none with a "_": the synonym sets leave
+        # such names out, and an equal hypothesis word cannot be left over)
+        spelling = matcher.wordnet.keys_spelling
         uniq_r = np.unique(r_s)
         flags = np.zeros(len(s_words), dtype=bool)
-        flags[uniq_r] = [known.get(w) if w in known else is_lemma(w) for w in map(s_words.__getitem__, uniq_r.tolist())]
+        flags[uniq_r] = [("_" not in w and bool(spelling(w))) for w in map(s_words.__getitem__, uniq_r.tolist())]
         keep = flags[r_s]
         r_idx, r_s = r_idx[keep], r_s[keep]
         hm, rm = _both_sides(h_unit[h_idx], r_unit[r_idx], n_units)
@@ -402,30 +404,51 @@ def _synonym_stage(matcher: "_Matcher", s_words: list[str], h_idx: np.ndarray, h
                    r_idx: np.ndarray, r_s: np.ndarray, ru: np.ndarray, n_units: int
                    ) -> tuple[np.ndarray, np.ndarray]:
     """NLTK's greedy synonym stage on the leftovers (hypothesis from the last; each takes the
-    highest unused reference candidate among its synonyms)."""
-    # every (hyp token, ref token) of the same unit
-    r_count = np.bincount(ru, minlength=n_units)
-    r_first = np.cumsum(r_count) - r_count
-    per_h = r_count[hu]
-    rj, _ = _ranges(r_first[hu], per_h)
-    hj = np.repeat(np.arange(len(h_idx)), per_h)
+    highest unused reference candidate among its synonyms).
+
+    The synonym relation is built between the words present first: a reference word r is a synonym
+    of h when some synset of h (as ``synsets(h)`` finds them) spells r, i.e. when the synset keys of
+    h meet the keys of the synsets spelling r. Only tokens in some related pair stay."""
     n_s = len(s_words)
-    # the synonym relation between the words present, as sorted keys h*n_s + r
-    s_index = {w: k for k, w in enumerate(s_words)}
-    r_present = np.zeros(n_s, dtype=bool)
-    r_present[r_s] = True
-    cache, lookup = matcher._syns, matcher.synonyms
-    rel: list[int] = []
+    wn = matcher.wordnet
+    holders: dict[int, list[int]] = {}
+    for rword in np.unique(r_s).tolist():
+        for key in wn.keys_spelling(s_words[rword]):
+            lst = holders.get(key)
+            if lst is None:
+                holders[key] = [rword]
+            else:
+                lst.append(rword)
+    held = set(holders)
+    synset_keys = wn.synset_keys
+    rel_list: list[int] = []
     for hword in np.unique(h_s).tolist():
-        w = s_words[hword]
+        keys = synset_keys(s_words[hword])
+        if keys.isdisjoint(held):
+            continue
         base = hword * n_s
-        for name in (cache.get(w) or lookup(w)):
-            k = s_index.get(name)
-            if k is not None and r_present[k]:
-                rel.append(base + k)
-    if not rel:
+        for key in keys & held:
+            rel_list += [base + rword for rword in holders[key]]
+    if not rel_list:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    ok = np.isin(h_s[hj] * n_s + r_s[rj], np.array(rel, dtype=np.int64))
+    rel = np.unique(np.array(rel_list, dtype=np.int64))
+    h_any = np.zeros(n_s, dtype=bool)
+    r_any = np.zeros(n_s, dtype=bool)
+    h_any[rel // n_s] = True
+    r_any[rel % n_s] = True
+    hm, rm = h_any[h_s], r_any[r_s]
+    h_idx, h_s, hu, r_idx, r_s, ru = h_idx[hm], h_s[hm], hu[hm], r_idx[rm], r_s[rm], ru[rm]
+    hm, rm = _both_sides(hu, ru, n_units)
+    h_idx, h_s, hu, r_idx, r_s, ru = h_idx[hm], h_s[hm], hu[hm], r_idx[rm], r_s[rm], ru[rm]
+    # every (hyp token, ref token) of the same unit, kept when the words are related
+    r_count = np.bincount(ru, minlength=n_units)
+    per_h = r_count[hu]
+    rj, _ = _ranges((np.cumsum(r_count) - r_count)[hu], per_h)
+    hj = np.repeat(np.arange(len(h_idx)), per_h)
+    pair = h_s[hj] * n_s + r_s[rj]
+    at = np.searchsorted(rel, pair)
+    np.minimum(at, len(rel) - 1, out=at)
+    ok = rel[at] == pair
     hj, rj = hj[ok], rj[ok]
     gh, gr = h_idx[hj], r_idx[rj]
     order = np.lexsort((-gr, -gh))                    # units follow token order: by hyp desc, ref desc
