@@ -61,7 +61,7 @@ class WordNet:
         self.index: dict[str, dict[str, tuple[int, ...]]] = {pos: {} for pos in POS_FILES}
         self.exceptions: dict[str, dict[str, tuple[str, ...]]] = {pos: {} for pos in POS_FILES}
         self._data = {pos: _map(self.dir / f"data.{name}") for pos, name in POS_FILES.items()}
-        self._synset_cache: dict[tuple[str, int], tuple[str, ...]] = {}
+        self._synset_cache: dict[int, tuple[str, ...]] = {}     # key offset * 4 + POS number
         self._cache: dict[str, frozenset[str]] = {}
         self._keys: dict[str, frozenset[int]] = {}
         self._by_lemma: dict[str, tuple[int, ...]] = {}
@@ -98,7 +98,7 @@ class WordNet:
 
     def _lemma_names(self, pos: str, offset: int) -> tuple[str, ...]:
         """Words of the synset at ``offset`` of data.<pos> (``offset lex_filenum ss_type w_cnt word lex_id ...``)."""
-        key = (pos, offset)
+        key = offset * 4 + _POS_CODE[pos]
         names = self._synset_cache.get(key)
         if names is None:
             data = self._data[pos]
@@ -189,7 +189,7 @@ class WordNet:
                 offsets = index.get(base)
                 if offsets is not None:
                     keys.update([o * 4 + code for o in offsets])
-        result = self._keys[word] = frozenset(keys)
+        result = self._keys[word] = frozenset(keys) if keys else _NO_KEYS
         return result
 
     def keys_with_lemma(self, name: str) -> tuple[int, ...]:
@@ -220,6 +220,7 @@ class WordNet:
 _RULE_ENDS = {pos: tuple({old for old, _ in rules}) for pos, rules in RULES.items()}
 _POS_CODE = {"n": 0, "v": 1, "a": 2, "r": 3}
 _CODE_POS = {code: pos for pos, code in _POS_CODE.items()}
+_NO_KEYS: frozenset[int] = frozenset()
 _PLAN = tuple((pos, _POS_CODE[pos], _RULE_ENDS[pos], RULES[pos]) for pos in POS_FILES)
 
 

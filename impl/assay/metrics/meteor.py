@@ -34,10 +34,12 @@ value is its own choice, the arithmetic mean of the segment scores (rows carry `
 """
 from __future__ import annotations
 
+import gc
 import math
+from contextlib import contextmanager
 from functools import partial
-from itertools import chain, count
-from typing import Any, Callable, Sequence
+from itertools import chain, count, repeat
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -257,6 +259,18 @@ def _parts(hyp_len: float, ref_len: float, matches: float, chunks: float, config
             "penalty": config.gamma * frag ** config.beta if matches else 0.0,
             "chunks": int(chunks), "matches": int(matches), "hyp_len": int(hyp_len), "ref_len": int(ref_len)}
 
+
+
+class _SentenceParts:
+    """The components of one sentence row, built when asked (one small object per segment)."""
+
+    __slots__ = ("hyp_len", "ref_len", "matches", "chunks", "config")
+
+    def __init__(self, hyp_len: float, ref_len: float, matches: float, chunks: float, config: Config) -> None:
+        self.hyp_len, self.ref_len, self.matches, self.chunks, self.config = hyp_len, ref_len, matches, chunks, config
+
+    def __call__(self) -> dict[str, Any]:
+        return _parts(self.hyp_len, self.ref_len, self.matches, self.chunks, self.config)
 
 def _tokens(seg: Any, where: str) -> list[str]:
     if isinstance(seg, str):
@@ -486,8 +500,31 @@ def _word_ids(tokens: list[Any], lowercase: bool) -> tuple[list[str] | None, np.
     return [low[k] for k in uniq.tolist()], table[pos]
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """CPython's cyclic garbage collector paused (restored after, if it was on).
+
+    A first call fills the process-wide stem and WordNet caches with tens of thousands of
+    long-lived, acyclic containers; each collection these allocations trigger would traverse every
+    object of the process (a loaded NLTK WordNet is ~10^5 of them). Nothing built here forms a
+    cycle, so nothing is left for the collector to reclaim."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def _nltk_stats(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
-    """Rows of ``algorithm=nltk``: every hypothesis/reference pair aligned at once, best reference kept."""
+    """Rows of ``algorithm=nltk`` (with the collector paused: see :func:`_collector_paused`)."""
+    with _collector_paused():
+        return _nltk_rows(hyps, refs, config)
+
+
+def _nltk_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+    """Every hypothesis/reference pair aligned at once; the first best reference kept per segment."""
     matcher = _Matcher(config)
     n = len(hyps)
     hyp_lists = _token_lists(hyps, lambda i: f"segment {i + 1}")
@@ -530,7 +567,6 @@ def _nltk_stats(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     hl, rl = h_len[unit_seg].tolist(), r_len.tolist()
     try:
         matches, chunks = _align_units(matcher, words, hw, rw, h_unit, r_unit, n_units, max_len)
-        mc = list(zip(matches.tolist(), chunks.tolist()))
     except OverflowError:
         h_low = [words[k] for k in hw.tolist()]
         r_low = [words[k] for k in rw.tolist()]
@@ -539,17 +575,23 @@ def _nltk_stats(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
             mc.append(matcher.align(h_low[hs:hs + a], r_low[rs:rs + b]))
             hs += a
             rs += b
-    alpha, beta, gamma = config.alpha, config.beta, config.gamma
-    rows: list[tuple[float, ...]] = []
-    prev = -1
-    for seg, a, b, (m, c) in zip(unit_seg.tolist(), hl, rl, mc):
-        value = meteor_value(a, b, m, c, alpha, beta, gamma)
-        if seg != prev:
-            rows.append((a, b, m, c, value, 1.0))
-            prev = seg
-        elif value > rows[-1][4]:
-            rows[-1] = (a, b, m, c, value, 1.0)
-    return SegmentStats(COLUMNS, np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS)))
+        matches = np.array([m for m, _ in mc], dtype=np.int64)
+        chunks = np.array([c for _, c in mc], dtype=np.int64)
+    values = list(map(meteor_value, hl, rl, matches.tolist(), chunks.tolist(), repeat(config.alpha),
+                      repeat(config.beta), repeat(config.gamma)))
+    pick: Any = slice(None)
+    if n_units != n:          # several references: the first best one
+        pick, prev, best = [], -1, 0.0
+        for u, (seg, v) in enumerate(zip(unit_seg.tolist(), values)):
+            if seg != prev:
+                pick.append(u)
+                prev, best = seg, v
+            elif v > best:
+                pick[-1] = u
+                best = v
+    rows = np.column_stack([h_len[unit_seg], r_len, matches, chunks, np.array(values, dtype=np.float64),
+                            np.ones(n_units)]).astype(np.float64)[pick]
+    return SegmentStats(COLUMNS, rows.reshape(-1, len(COLUMNS)))
 
 
 class Meteor(MetricFamily):
@@ -581,7 +623,8 @@ class Meteor(MetricFamily):
         if config.algorithm == "meteor-1.5":
             from .meteor15 import family
             return [(row[-1], partial(family.components, row, config)) for row in stats.rows.tolist()]
-        return [(row[4], partial(_parts, row[0], row[1], row[2], row[3], config)) for row in stats.rows.tolist()]
+        cols = stats.rows.T.tolist()
+        return list(zip(cols[4], map(_SentenceParts, cols[0], cols[1], cols[2], cols[3], repeat(config))))
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
         """Mean segment score of every summed row: Σscore / Σsegments (0 for no segment)."""
