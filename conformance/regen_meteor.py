@@ -9,7 +9,12 @@ Files:
   single- and multi-reference, plus knob variants (alpha/beta/gamma, no stemmer, no WordNet,
   identity preprocess) run through NLTK's own keyword arguments.
 
-``PYTHONHASHSEED=0 python conformance/regen_meteor.py`` writes the files.
+* ``nltk36_generated.json`` (with ``--legacy-python``, an interpreter with NLTK 3.5): profile
+  ``nltk@3.6`` against NLTK 3.5 ``meteor_score`` called with plain strings: the NLTK doc example,
+  probes of the stem/synonym double count (scores above 1), generated pairs with whitespace
+  variants (tabs, runs of spaces, no-break and em spaces, Greek sigma), and knob variants.
+
+``PYTHONHASHSEED=0 python conformance/regen_meteor.py [--legacy-python PATH]`` writes the files.
 """
 from __future__ import annotations
 
@@ -231,7 +236,76 @@ def generated_cases(n_single: int = 320, n_multi: int = 120) -> list[dict[str, A
     return cases
 
 
-def build_fixtures() -> list[dict[str, Any]]:
+# ---------------------------------------------------------------------------- nltk@3.6 (legacy NLTK, strings)
+#: probes of NLTK <= 3.6.2: stem matches that match again as synonyms (scores above 1), synonyms of
+#: unstemmed words, the order of a word matched twice, morphy re-applying its rules
+LEGACY_PROBES = [
+    ("a cats b", "a cat b"), ("cats a b", "a b cat"), ("cats dogs", "cat dog"), ("cats dogs", "dog cat"),
+    ("cats", "cat cat"), ("cats cats", "cat"), ("quickly", "rapidly"), ("he ran quickly", "he ran rapidly"),
+    ("quickly a", "a rapidly"), ("end", "ended"), ("ended", "end"), ("blorks", "blork"), ("cats running", "cat run"),
+    ("ended here", "finish ending here"), ("cars park", "car automobile park"), ("handless", "wield"),
+    ("offerer", "sour"), ("abasheded", "abashed"), ("dog", "domestic_dog"), ("Cat", "cat"), ("", "cat"),
+    ("cat", ""), ("   ", "cat"), ("a  b\tc\nd ", "a b c d"), ("cat.", "cat ."),
+]
+DOC_EXAMPLE = ("It is a guide to action which ensures that the military always obeys the commands of the party",
+               ["It is a guide to action that ensures that the military will forever heed Party commands",
+                "It is the guiding principle which guarantees the military forces always being under the command "
+                "of the Party",
+                "It is the practical guide for the army always to heed the directions of the party"])
+SPACES = [" ", " ", " ", "  ", "\t", " \n ", "\u00a0", "\u2003"]
+
+
+def _respace(text: str, rng: random.Random) -> str:
+    """Whitespace variants between words (split() treats them all alike), sometimes padded."""
+    words = text.split(" ")
+    out = words[0] if words else ""
+    for w in words[1:]:
+        out += rng.choice(SPACES) + w
+    return (" " if rng.random() < 0.1 else "") + out + ("\t" if rng.random() < 0.1 else "")
+
+
+def legacy_cases(python: str) -> tuple[list[dict[str, Any]], str]:
+    """nltk@3.6 cases with scores from NLTK <= 3.6.2 run by ``python`` (strings as NLTK took them)."""
+    rng = random.Random(6100)
+    specs: list[tuple[str, str, list[str], list[list[str | None]], dict[str, Any]]] = [
+        ("doc-example", "NLTK's meteor_score doc example (0.7398 here; 0.6944 on NLTK >= 3.6.3)",
+         [DOC_EXAMPLE[0]], [[r] for r in DOC_EXAMPLE[1]], {}),
+        ("probes", "black-box probes: double-counted stem/synonym matches (scores above 1), synonyms of "
+         "words, order of a word matched twice, morphy re-applying its rules, whitespace",
+         [h for h, _ in LEGACY_PROBES], [[r for _, r in LEGACY_PROBES]], {}),
+        ("greek", "Greek capitals: the whole string lowercased (final sigma) then split",
+         ["ΟΔΟΣ ΚΑΙ Σ", "Η ΟΔΟΣ"], [["οδος και σ", "η οδοσ"]], {}),
+    ]
+    hyps, refs = generate_pairs(6101, 160, 1)
+    hyps = [_respace(h, rng) for h in hyps]
+    refs = [[None if r is None else _respace(r, rng) for r in s] for s in refs]
+    for start in range(0, 160, 40):
+        specs.append((f"generated/single/{start // 40:02d}", "generated single-reference pairs, whitespace variants",
+                      hyps[start:start + 40], [s[start:start + 40] for s in refs], {}))
+    hyps, refs = generate_pairs(6102, 80, 3)
+    for start in range(0, 80, 40):
+        specs.append((f"generated/multi/{start // 40:02d}", "generated 1-3 reference pairs (max over refs)",
+                      hyps[start:start + 40], [s[start:start + 40] for s in refs], {}))
+    hyps, refs = generate_pairs(6103, 40, 2)
+    for name, knobs in {"alpha": {"alpha": 0.5}, "beta-gamma": {"beta": 2.0, "gamma": 0.3},
+                        "params": {"alpha": 0.85, "beta": 0.2, "gamma": 0.6}, "nostem": {"stem": False}}.items():
+        specs.append((f"generated/knobs/{name}", f"NLTK keyword arguments for knobs {knobs}", hyps, refs, knobs))
+    hyps, refs = generate_pairs(6104, 40, 1)    # legacy meteor_score ignores preprocess: single_meteor_score
+    specs.append(("generated/knobs/nolower", "lowercase=False: single_meteor_score(..., preprocess=lambda x: x)",
+                  hyps, refs, {"lowercase": False}))
+    requests = [{"hyps": h, "refs": [[s[i] for s in r if s[i] is not None] for i in range(len(h))], "knobs": k}
+                for _, _, h, r, k in specs]
+    answers = ref.run_legacy(python, requests)
+    cases = []
+    for (cid, note, h, r, knobs), answer in zip(specs, answers):
+        cases.append({"id": f"nltk36/{cid}", "note": note, "profile": "nltk@3.6", "knobs": knobs, "level": "sentence",
+                      "hyps": h, "refs": r,
+                      "expected": [{"tool": "nltk", "version": answer["version"], "command": ref.legacy_command(knobs),
+                                    "score": answer["scores"], "tolerance": TOL}]})
+    return cases, answers[0]["version"]
+
+
+def build_fixtures(legacy_python: str | None = None) -> list[dict[str, Any]]:
     gen = {"command": "PYTHONHASHSEED=0 python conformance/regen_meteor.py", "python": platform.python_version(),
            "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", ""), "tools": {"nltk": ref.version()},
            "provenance": "live NLTK meteor_score with WordNet 3.0 built from Debian wordnet-base "
@@ -245,11 +319,25 @@ def build_fixtures() -> list[dict[str, Any]]:
         {"metric": "meteor", "family": "nltk_generated", "cases": generated_cases(), "generated_by": gen,
          "description": "Generated pairs (inflections, synonyms, function words, punctuation, repeats, case), "
                         "single and multi-reference, and NLTK keyword-argument variants."},
-    ]
+    ] + (_legacy_spec(legacy_python, gen) if legacy_python else [])
+
+
+def _legacy_spec(python: str, gen: dict[str, Any]) -> list[dict[str, Any]]:
+    cases, version = legacy_cases(python)
+    legacy_gen = dict(gen, command=gen["command"] + f" --legacy-python {python}", tools={"nltk": version},
+                      interpreter=python,
+                      provenance="live legacy NLTK meteor_score called with plain strings, WordNet 3.0 built from "
+                                 "Debian wordnet-base (conformance/references/meteor_nltk_ref.py run_legacy)")
+    return [{"metric": "meteor", "family": "nltk36_generated", "cases": cases, "generated_by": legacy_gen,
+             "description": f"Profile nltk@3.6 against NLTK {version} meteor_score on plain strings: doc example, "
+                            "probes (scores above 1), generated pairs with whitespace variants, knob variants."}]
 
 
 if __name__ == "__main__":
     if os.environ.get("PYTHONHASHSEED") != "0":
         sys.exit("run with PYTHONHASHSEED=0")
+    import argparse
     from conformance.fixture_io import write_specs
-    write_specs(build_fixtures())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--legacy-python", help="interpreter with NLTK 3.5 (nltk36_generated.json)")
+    write_specs(build_fixtures(parser.parse_args().legacy_python))

@@ -39,6 +39,7 @@ import math
 from contextlib import contextmanager
 from functools import partial
 from itertools import chain, count, repeat
+from operator import itemgetter
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -82,6 +83,17 @@ KNOBS = KnobSet(
              "the synonym stage", parse_bool, tool_names="nltk stemmer"),
         Knob("synonyms", True, "WordNet 3.0 synonym stage (needs WordNet; off skips the stage explicitly)",
              parse_bool, tool_names="nltk wordnet"),
+        Knob("synonym_input", "stem-leftovers", "what the WordNet stage aligns: stem-leftovers = the stems of the "
+             "words the stem stage left (NLTK 3.10.4); exact-leftovers = the words the exact stage left, stem-matched "
+             "ones included, so a stem match can count again as a synonym match (NLTK 3.5: scores can exceed 1, "
+             "nltk#2751)", str, choices=("stem-leftovers", "exact-leftovers"), tool_names="nltk wordnetsyn_match input"),
+        Knob("stem_case", "lower", "stemmer on words that are not lowercase (lowercase=off): lower = lowercased "
+             "first (NLTK 3.10.4); as-given = words of <= 2 characters kept as given and the irregular-form table "
+             "looked up case-sensitively (NLTK 3.5)", str, choices=("lower", "as-given"),
+             tool_names="nltk PorterStemmer.stem"),
+        Knob("morphy", "once", "WordNet lookup of a word: once = each morphy detachment rule applied once (NLTK "
+             "3.10.4); iterate = rules re-applied round after round until a form is in the index (NLTK 3.5)", str,
+             choices=("once", "iterate"), tool_names="nltk wordnet._morphy"),
         Knob("wordnet", "", "directory of the WordNet 3.0 database (index.noun, data.noun, noun.exc, ...); "
              "empty: $ASSAY_WORDNET, else /usr/share/wordnet", str),
         Knob("delta", 0.75, "meteor-1.5: weight of content words (function words 1−δ) in matches and lengths",
@@ -107,7 +119,7 @@ _STEM_TRIGGERS = frozenset("sdgylirnmectu")
 
 
 #: process-wide caches (pure functions of the word; synonyms per WordNet directory)
-_STEM_CACHE: dict[str, str] = {}
+_STEM_CACHES: dict[bool, dict[str, str]] = {}
 _SYN_CACHES: dict[Any, tuple[dict[str, frozenset[str]], dict[str, bool]]] = {}
 
 
@@ -117,26 +129,34 @@ class _Matcher:
     def __init__(self, config: Config) -> None:
         self.lowercase = config.lowercase
         self.stemmer = PorterStemmer("nltk") if config.stem else None
+        self.after_exact = config.synonym_input == "exact-leftovers"
+        self.morphy_iterate = config.morphy == "iterate"
         self.wordnet = None
         if config.synonyms:
             from .. import wordnet
             self.wordnet = wordnet.load(config.wordnet or None)
-        self._stems = _STEM_CACHE
-        self._syns, self._known = (_SYN_CACHES.setdefault(self.wordnet.dir, ({}, {}))
+        self.stem_as_given = config.stem_case == "as-given"
+        self._stems = _STEM_CACHES.setdefault(self.stem_as_given, {})
+        self._syns, self._known = (_SYN_CACHES.setdefault((self.wordnet.dir, self.morphy_iterate), ({}, {}))
                                    if self.wordnet is not None else ({}, {}))
 
     def stem(self, word: str) -> str:
-        """NLTK's ``stem(word)``: lowercases; its irregular table is consulted with the word as given."""
+        """NLTK's ``PorterStemmer().stem(word)``: the Porter steps run on the lowercased word. With
+        ``stem_case=lower`` (NLTK 3.10.4) the word is lowercased first, for the irregular-form table
+        and the short-word rule too; with ``as-given`` (NLTK 3.5) a word of at most 2 characters is
+        returned unchanged (``We`` stays ``We``) and the table is looked up with the word as given
+        (``Dying`` -> ``dy``, not ``die``). The two differ only on words that are not lowercase."""
         s = self._stems.get(word)
         if s is None:
             assert self.stemmer is not None
             low = word.lower()
-            if low[-1:] not in _STEM_TRIGGERS and low not in _NLTK_IRREGULAR:
+            if self.stem_as_given and len(word) <= 2:
+                s = word
+            elif low[-1:] not in _STEM_TRIGGERS and low not in _NLTK_IRREGULAR:
                 s = low                                     # no Porter rule ends in this letter
-            elif word != low and low in _NLTK_IRREGULAR:    # only with lowercase=off
+            elif self.stem_as_given and word != low and low in _NLTK_IRREGULAR:
                 st = self.stemmer
-                s = low if len(word) <= 2 else st._step5(st._step4(st._step3(st._step2(
-                    st._step1c(st._step1b(st._step1a(low)))))))
+                s = st._step5(st._step4(st._step3(st._step2(st._step1c(st._step1b(st._step1a(low)))))))
             else:
                 s = self.stemmer.stem(low)
             self._stems[word] = s
@@ -153,7 +173,7 @@ class _Matcher:
         s = self._syns.get(word)
         if s is None:
             assert self.wordnet is not None
-            names = {n for n in self.wordnet.lemma_names(word) if "_" not in n}
+            names = {n for n in self.wordnet.lemma_names(word, self.morphy_iterate) if "_" not in n}
             names.add(word)
             s = self._syns[word] = frozenset(names)
         return s
@@ -171,7 +191,11 @@ class _Matcher:
             for j in r_left:
                 w = r_words[j]
                 r_words[j] = stems.get(w) or stem(w)
+            exact_left = h_left, r_left
             h_left, r_left = _exact_stage(h_words, r_words, h_left, r_left, pairs)
+            if self.after_exact:
+                h_words, r_words = list(hyp), list(ref)
+                h_left, r_left = exact_left
         if self.wordnet is not None and h_left and r_left:
             # Only a reference word that is some WordNet lemma can be a synonym (an equal hypothesis
             # word cannot be left over after the previous stage), so others are skipped.
@@ -195,7 +219,7 @@ class _Matcher:
                         break
         if not pairs:
             return 0, 0
-        pairs.sort()
+        pairs.sort(key=itemgetter(0))      # stable: a hypothesis word matched twice keeps its stem pair first
         chunks = 1
         h0, r0 = pairs[0]
         for h1, r1 in pairs[1:]:
@@ -368,6 +392,7 @@ def _align_units(matcher: "_Matcher", words: list[str], hw: np.ndarray, rw: np.n
     h_idx, r_idx = np.flatnonzero(h_left), np.flatnonzero(r_left)
     hm, rm = _both_sides(h_unit[h_idx], r_unit[r_idx], n_units)
     h_idx, r_idx = h_idx[hm], r_idx[rm]
+    exact_left = h_idx, r_idx
     # stage-3 strings: the stems (stem stage on) or the words, as ids into s_words
     s_words: list[str] = words
     h_s, r_s = hw[h_idx], rw[r_idx]
@@ -388,6 +413,9 @@ def _align_units(matcher: "_Matcher", words: list[str], hw: np.ndarray, rw: np.n
         hk[hi] = False
         rk[ri] = False
         h_idx, r_idx, h_s, r_s = h_idx[hk], r_idx[rk], h_s[hk], r_s[rk]
+        if matcher.after_exact:          # NLTK 3.5: the words the exact stage left
+            h_idx, r_idx = exact_left
+            s_words, h_s, r_s = words, hw[h_idx], rw[r_idx]
     if matcher.wordnet is not None and len(h_idx) and len(r_idx):
         # reference candidates: words some synset spells (none with a "_": the synonym sets leave
         # such names out, and an equal hypothesis word cannot be left over)
@@ -406,7 +434,7 @@ def _align_units(matcher: "_Matcher", words: list[str], hw: np.ndarray, rw: np.n
             pair_r.append(sr)
     ph = np.concatenate(pair_h)
     pr = np.concatenate(pair_r)
-    order = np.argsort(ph)
+    order = np.argsort(ph, kind="stable")   # a hypothesis word matched twice: stem pair first
     ph, pr = ph[order], pr[order]
     pu = h_unit[ph]
     start = np.ones(len(ph), dtype=bool)
@@ -434,10 +462,10 @@ def _synonym_stage(matcher: "_Matcher", s_words: list[str], h_idx: np.ndarray, h
             else:
                 lst.append(rword)
     held = set(holders)
-    synset_keys = wn.synset_keys
+    synset_keys, iterate = wn.synset_keys, matcher.morphy_iterate
     rel_list: list[int] = []
     for hword in np.unique(h_s).tolist():
-        keys = synset_keys(s_words[hword])
+        keys = synset_keys(s_words[hword], iterate)
         if keys.isdisjoint(held):
             continue
         base = hword * n_s
@@ -648,13 +676,23 @@ class Meteor(MetricFamily):
 FAMILY = Meteor()
 
 NLTK_KNOBS = dict(algorithm="nltk", alpha=0.9, beta=3.0, gamma=0.5, lowercase=True, stem=True, synonyms=True,
-                  wordnet="")
+                  synonym_input="stem-leftovers", morphy="once", stem_case="lower", wordnet="")
 register(Profile(
     "meteor", "nltk", "nltk", ("3.10.4",), NLTK_KNOBS,
     "NLTK meteor_score/single_meteor_score: lowercased tokens (strings split on whitespace), exact, "
     "Porter-stem and WordNet 3.0 synonym stages (synonyms of stems), greedy alignment, alpha 0.9, beta 3, "
     "gamma 0.5, no perfect-match case, max over references; corpus = mean of segment scores (assay's "
     "choice: NLTK has no corpus METEOR)."), default=True)
+
+NLTK36_KNOBS = dict(NLTK_KNOBS, synonym_input="exact-leftovers", morphy="iterate", stem_case="as-given")
+register(Profile(
+    "meteor", "nltk@3.6", "nltk", ("3.5", "3.6.2"), NLTK36_KNOBS,
+    "NLTK meteor_score up to 3.6.2 (checked: 3.5, 3.6.2), which took plain strings: each string lowercased and "
+    "split on whitespace, exact and Porter-stem stages as in meteor/nltk, then the WordNet stage on the words the "
+    "exact stage left (stem-matched ones included, unstemmed), so a stem match can count again as a synonym match "
+    "and scores can exceed 1 (nltk#2751, fixed in 3.6.3); WordNet morphy re-applies its rules until a form is "
+    "found. The NLTK doc example scores 0.7398 (0.6944 under meteor/nltk). NLTK 3.6.3-3.6.4 still took strings but "
+    "score like meteor/nltk with morphy=iterate. Corpus = mean of segment scores (assay's choice)."))
 
 METEOR15_KNOBS = dict(algorithm="meteor-1.5", alpha=0.85, beta=0.2, gamma=0.6, delta=0.75,
                       modules="exact stem synonym paraphrase", weights="1.0 0.6 0.8 0.6", norm=True, beam=40,
