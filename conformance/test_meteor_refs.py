@@ -77,6 +77,17 @@ def test_differential_no_lowercase(nltk_ref, hyp, ref) -> None:
     assert same(got, want), (hyp, ref, got, want)
 
 
+def test_no_lowercase_capitalised_irregular_stems(nltk_ref) -> None:
+    """preprocess=identity: NLTK 3.10.4's stemmer lowercases before its irregular table (``Dying`` -> ``die``)
+    and for short words (``We`` -> ``we``)."""
+    pairs = [("Dying", "died"), ("News", "new"), ("Sky", "skies"), ("We", "we"), ("Innings", "inning"),
+             ("Proceed", "proceeds"), ("the Lying man", "a man lies")]
+    for hyp, ref in pairs:
+        want = nltk_ref.meteor(hyp.split(), [ref.split()], preprocess=lambda w: w)
+        got = assay_scores([hyp], [[ref]], lowercase=False)[0]
+        assert same(got, want), (hyp, ref, got, want)
+
+
 def test_wordnet_lemma_names(nltk_ref) -> None:
     from assay.stemmers.porter import PorterStemmer
     from assay.wordnet import load
