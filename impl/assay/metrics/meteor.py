@@ -31,6 +31,26 @@ hypothesis position):
 Levels: the sentence score is NLTK's. NLTK has no corpus METEOR (nltk#2365); assay's corpus
 value is its own choice, the arithmetic mean of the segment scores (rows carry ``score`` and
 ``segments`` columns so resampling sums them).
+
+NLTK <= 3.6.2 (profile ``nltk@3.6``; black-box against 3.5 and 3.6.2) took plain strings, which it
+lowercased and split on whitespace (its ``meteor_score`` does not pass ``preprocess`` on: only
+``single_meteor_score`` honours it). Three knobs give its differences:
+
+* ``synonym_input=exact-leftovers``: stage 3 aligns the (unstemmed) words the *exact* stage left,
+  stem-matched ones included, so a stem match whose reference word is also a synonym counts
+  twice (``cats``/``cat`` scores 1.0; ``a cats b``/``a cat b`` 1.25: nltk#2751, fixed in 3.6.3);
+  in the chunk order a word matched twice keeps its stem pair first;
+* ``morphy=iterate``: WordNet lookups re-apply the detachment rules (:mod:`assay.wordnet`);
+* ``stem_case=as-given``: the stemmer keeps words of <= 2 characters as given and looks its
+  irregular-form table up case-sensitively (matters only with ``lowercase`` off).
+
+Computation: all hypothesis/reference pairs of a corpus are aligned at once. The exact and stem
+stages pair equal strings, hypothesis from the last and reference from the highest position,
+which is the same as pairing the k-th occurrence from the end on both sides: a join on (pair,
+word, rank from the end), done with numpy sorts. The synonym stage builds the synonym relation
+between the words present from WordNet synset keys (index lookups; a data line is read only to
+check the exact spelling of a reference word) and runs the greedy loop in Python only over the
+pairs with a related candidate. Stems and WordNet answers are cached per process.
 """
 from __future__ import annotations
 
