@@ -81,6 +81,8 @@ def main() -> None:
         a, n = min(t_assay[1:]), min(t_nltk[1:])
         print(f"sentence METEOR x{len(hyps)} (CPU s), repeat runs (best; assay's process-wide stem/synonym "
               f"caches warm, as for a second call): assay {a:.3f}s  nltk {n:.3f}s  speed-up {n / a:.1f}x")
+        print("  every run (assay s / nltk s = speed-up): " + ", ".join(
+            f"{x:.3f}/{y:.3f} = {y / x:.1f}x" for x, y in zip(t_assay, t_nltk)))
 
 
 if __name__ == "__main__":
