@@ -5,7 +5,8 @@
 * adding a reference never lowers the max-over-references score;
 * exact-only matching of distinct tokens with α = 0.5 is symmetric in hypothesis and reference;
 * corpus = mean of the segment scores (assay's choice), also from summed rows;
-* bad input and a missing WordNet are clear errors; ``synonyms=off`` needs no WordNet.
+* bad input and a missing WordNet are clear errors; ``synonyms=off`` needs no WordNet;
+* the whole-corpus engine and the per-pair greedy loop agree (meteor/nltk and meteor/nltk@3.6).
 Tests that use WordNet skip locally (fail under CI) when /usr/share/wordnet is absent.
 """
 from __future__ import annotations
@@ -127,3 +128,26 @@ def test_wordnet_reader(wordnet_dir: str) -> None:
     assert "die" in wn.lemma_names("pass")
     assert not wn.lemma_names("quickli")                 # the stem NLTK's stage 3 looks up
     assert math.isclose(sent(["he ran quickly"], [["he ran rapidly"]])[0], 0.625)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hyps=st.lists(tokens, min_size=1, max_size=4), streams=st.lists(st.lists(tokens, min_size=4, max_size=4),
+                                                                       min_size=1, max_size=3),
+       profile=st.sampled_from(["nltk", "nltk@3.6"]), lowercase=st.booleans())
+def test_corpus_engine_equals_pairwise_alignment(wordnet_dir: str, hyps, streams, profile, lowercase) -> None:
+    """The whole-corpus alignment (numpy joins) and the per-pair greedy loop (used when the corpus
+    is too large for the joins' integer keys) give the same rows, for both NLTK generations."""
+    from assay.api import compute_stats
+    from assay.metrics import meteor
+    refs = [s[:len(hyps)] for s in streams]
+    fast = compute_stats("meteor", hyps, refs, profile, level="sentence", lowercase=lowercase)[0].rows
+    original = meteor._align_units
+
+    def too_large(*args, **kwargs):
+        raise OverflowError("forced")
+    meteor._align_units = too_large
+    try:
+        slow = compute_stats("meteor", hyps, refs, profile, level="sentence", lowercase=lowercase)[0].rows
+    finally:
+        meteor._align_units = original
+    assert np.array_equal(fast, slow)
