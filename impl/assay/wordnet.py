@@ -72,6 +72,9 @@ class WordNet:
         self._by_lemma: dict[str, tuple[int, ...]] = {}
         self._spelling: dict[str, tuple[int, ...]] = {}
         self._all: frozenset[str] | None = None
+        #: per POS: (index, exceptions, POS number, rule suffixes, rules), for the lookups
+        self._plan = tuple((self.index[pos], self.exceptions[pos], code, ends, rules)
+                           for pos, code, ends, rules in _PLAN)
         for pos, name in POS_FILES.items():
             self._load_index(pos, self.dir / f"index.{name}")
             exc = self.dir / f"{name}.exc"
@@ -191,18 +194,17 @@ class WordNet:
             return cached
         lemma = word.lower()
         keys: set[int] = set()
-        for pos, code, ends, rules in _PLAN:
-            index = self.index[pos]
-            exc = self.exceptions[pos].get(lemma)
-            if exc is not None:
-                forms: Iterable[str] = {lemma, *exc}
-            elif ends and lemma.endswith(ends):
-                forms = {lemma, *[lemma[: len(lemma) - len(old)] + new for old, new in rules if lemma.endswith(old)]}
-            else:
+        for index, exceptions, code, ends, rules in self._plan:
+            exc = exceptions.get(lemma)
+            if exc is None and not (ends and lemma.endswith(ends)):
                 offsets = index.get(lemma)
                 if offsets is not None:
                     keys.update([o * 4 + code for o in offsets])
                 continue
+            if exc is not None:
+                forms: Iterable[str] = {lemma, *exc}
+            else:
+                forms = {lemma, *[lemma[: len(lemma) - len(old)] + new for old, new in rules if lemma.endswith(old)]}
             for base in forms:
                 offsets = index.get(base)
                 if offsets is not None:
@@ -228,8 +230,8 @@ class WordNet:
         if cached is None:
             low = name.lower()
             out: list[int] = []
-            for pos, code in _POS_CODE.items():
-                offsets = self.index[pos].get(low)
+            for index, _, code, _, _ in self._plan:
+                offsets = index.get(low)
                 if offsets is not None:
                     out += [o * 4 + code for o in offsets]
             cached = self._by_lemma[name] = tuple(out)
