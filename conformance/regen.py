@@ -67,7 +67,10 @@ def _specs(source: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     if source == "rouge-research":
         from conformance import regen_rouge_research
         return regen_rouge_research.build_fixtures()
-    if source in ("meteor", "meteor15", "rouge-coco"):   # build_fixtures() with no arguments
+    if source == "meteor":
+        from conformance import regen_meteor
+        return regen_meteor.build_fixtures(legacy)
+    if source in ("meteor15", "rouge-coco"):   # build_fixtures() with no arguments
         from importlib import import_module
         return import_module(f"conformance.regen_{source.replace('-', '_')}").build_fixtures()
     if source == "coco":

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .errors import InputError, KnobError
+from .gcpause import collector_paused
 from .knobs import Config
 from .metrics import get_family
 from .metrics.text import is_pretokenized
@@ -119,9 +120,11 @@ def sentence_scores(metric: str, hyps: Sequence[Any], refs: Any, profile: str | 
     family = get_family(metric)
     signatures: dict[str, str] = {}
     out = []
-    for i, (value, components) in enumerate(family.sentence_stats_scores(stats, config)):
-        nrefs = "var" if any(s[i] is None for s in streams) else str(len(streams))
-        if nrefs not in signatures:
-            signatures[nrefs] = family.signature(config, prof.name, nrefs, prof.tool_version)
-        out.append(_make_score(family, value, components, config, prof, nrefs, width, signatures[nrefs]))
+    with collector_paused():   # one Score per segment: no full collections of a large heap meanwhile
+        for i, (value, components) in enumerate(family.sentence_stats_scores(stats, config)):
+            nrefs = "var" if any(s[i] is None for s in streams) else str(len(streams))
+            if nrefs not in signatures:
+                signatures[nrefs] = family.signature(config, prof.name, nrefs, prof.tool_version)
+            out.append(_make_score(family, value, components, config, prof, nrefs, width, signatures[nrefs]))
     return out
+

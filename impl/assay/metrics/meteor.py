@@ -54,17 +54,16 @@ pairs with a related candidate. Stems and WordNet answers are cached per process
 """
 from __future__ import annotations
 
-import gc
 import math
-from contextlib import contextmanager
 from functools import partial
 from itertools import chain, count, repeat
 from operator import itemgetter
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from ..errors import InputError
+from ..gcpause import collector_paused
 from ..knobs import Config, Knob, KnobSet, parse_bool
 from ..profiles import Profile, register
 from ..stats import SegmentStats
@@ -548,26 +547,9 @@ def _word_ids(tokens: list[Any], lowercase: bool) -> tuple[list[str] | None, np.
     return [low[k] for k in uniq.tolist()], table[pos]
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """CPython's cyclic garbage collector paused (restored after, if it was on).
-
-    A first call fills the process-wide stem and WordNet caches with tens of thousands of
-    long-lived, acyclic containers; each collection these allocations trigger would traverse every
-    object of the process (a loaded NLTK WordNet is ~10^5 of them). Nothing built here forms a
-    cycle, so nothing is left for the collector to reclaim."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def _nltk_stats(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
-    """Rows of ``algorithm=nltk`` (with the collector paused: see :func:`_collector_paused`)."""
-    with _collector_paused():
+    """Rows of ``algorithm=nltk`` (with the collector paused: see :func:`assay.gcpause.collector_paused`)."""
+    with collector_paused():
         return _nltk_rows(hyps, refs, config)
 
 

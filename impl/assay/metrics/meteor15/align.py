@@ -1,14 +1,32 @@
-"""METEOR 1.5 candidate matches and alignment resolution.
+"""METEOR 1.5 candidate matches and the jar's alignment search (Denkowski & Lavie 2011/2014).
 
-Candidates (on normalised tokens; a word pair takes the earliest module that matches it):
-0 exact (equal strings), 1 stem (equal Snowball stems), 2 synonym (WordNet synset sets intersect:
-synsets of the word, of its irregular base forms and of its WordNet suffix-rule base forms),
-3 paraphrase (a hypothesis phrase and a reference phrase of 1–7 words are an entry of the paraphrase
-table, either direction; one-word pairs only when no earlier module matched them).
+Behaviour reproduced (a clean-room behavioural specification checked on the jar, KD-METEOR-02 resolved):
 
-Resolution (Denkowski & Lavie 2010/2014): each word in at most one match; prefer (1) more covered
-words, weighted 1.0 for exact and 0.5 for the other modules, (2) fewer chunks, (3) smaller sum of
-|hypothesis start − reference start|. Searched as a beam (width ``beam``) over hypothesis positions.
+Candidates, kept in one list per *reference start position*, appended module by module in the order
+the ``modules`` knob gives:
+
+* exact, stem, synonym: for each reference position, for each hypothesis position (both ascending), a
+  one-word candidate when the words are equal (exact), differ but share a Snowball stem (stem), or
+  differ but share a WordNet synset (synonym; a word's synsets are its own plus its base form's, see
+  :func:`synonym_base`);
+* paraphrase: first every reference phrase (start ascending, length 1–7 ascending) as a table source,
+  its targets in table-file order, each found in the hypothesis (position ascending); then every
+  hypothesis phrase as a source, found in the reference. A pair listed in both directions of the table
+  yields two candidates.
+
+When hypothesis and reference are token-identical only the first module runs.
+
+Search (:func:`resolve`): a candidate that is alone in its list and whose every word is covered by no
+other candidate is fixed. The reference positions are then visited in order with a beam of states; a
+state with reference word p free is extended by each compatible candidate of list p (in list order) and
+is then kept as the "skip" state. States rank by a larger *search total*, then fewer chunks, then a
+smaller distance, with a stable sort and no merging; only the first ``beam`` states of each step are
+expanded. The search total adds ``floor(len·w)`` per side and match with w = 1 for exact and 0.5
+otherwise (so a one-word stem/synonym match adds 0). A chunk still open is not counted until it closes
+(at a skip, a non-adjacent match or the end), and each candidate's offset |r − h| is added to the
+*parent* (later siblings and the skip state), not to the new state (the jar's bookkeeping). Hence a
+larger beam can return fewer matches: the all-skip state has no chunk to pay and wins once it is among
+the first ``beam`` states (``cars``/``car``: four candidates, no match from beam 5 on).
 """
 from __future__ import annotations
 
@@ -20,12 +38,12 @@ from . import snowball
 from .resources import Resources, phrase_hash
 
 MODULES = ("exact", "stem", "synonym", "paraphrase")
-SEARCH_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
 MAX_PHRASE = 7
 
-_MORPHY = (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
-           ("men", "man"), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
-           ("ing", ""), ("er", ""), ("est", ""), ("er", "e"), ("est", "e"))
+# WordNet's morphological suffix rules in the jar's order (nouns, verbs, adjectives; two repeats kept)
+_RULES = (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
+          ("ies", "y"), ("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
+          ("ing", ""), ("er", ""), ("est", ""), ("er", "e"), ("est", "e"))
 
 
 class Match(NamedTuple):
@@ -47,200 +65,177 @@ def stem_of(word: str) -> str:
     return s
 
 
+def synonym_base(word: str, res: Resources) -> tuple[str, ...]:
+    """Base forms whose synsets a word also takes: its irregular bases when the exceptions list names
+    it, else (words of 3+ letters not ending in ``ss``) the first suffix rule giving a headword."""
+    irregular = res.bases.get(word)
+    if irregular:
+        return irregular
+    if len(word) <= 2 or word.endswith("ss"):
+        return ()
+    for suffix, ending in _RULES:
+        if word.endswith(suffix):
+            base = word[: len(word) - len(suffix)] + ending
+            if base in res.synsets:
+                return (base,)
+    return ()
+
+
 def synsets_of(word: str, res: Resources) -> frozenset[str]:
     cache = _SYN.setdefault(id(res), {})
     s = cache.get(word)
     if s is None:
         found: set[str] = set(res.synsets.get(word, ()))
-        for base in res.bases.get(word, ()):
+        for base in synonym_base(word, res):
             found.update(res.synsets.get(base, ()))
-        for suf, rep in _MORPHY:
-            if word.endswith(suf) and len(word) > len(suf):
-                found.update(res.synsets.get(word[: -len(suf)] + rep, ()))
         s = cache[word] = frozenset(found)
     return s
 
 
-def candidates(hyp: Sequence[str], ref: Sequence[str], res: Resources, modules: Sequence[int],
-               dedup: bool = True) -> list[Match]:
-    """Every candidate match: earliest module per word pair (``dedup``), or every module's own
-    candidates (the jar lists a pair once per module that matches it; non-exact modules never pair
-    identical words)."""
-    out: list[Match] = []
-    single: set[tuple[int, int]] = set()
-    mods = set(modules)
-    if 0 in mods:
-        pos: dict[str, list[int]] = {}
-        for j, w in enumerate(ref):
-            pos.setdefault(w, []).append(j)
-        for i, w in enumerate(hyp):
-            for j in pos.get(w, ()):
-                out.append(Match(i, 1, j, 1, 0))
-                single.add((i, j))
-    if 1 in mods:
-        rpos: dict[str, list[int]] = {}
-        for j, w in enumerate(ref):
-            rpos.setdefault(stem_of(w), []).append(j)
-        for i, w in enumerate(hyp):
-            for j in rpos.get(stem_of(w), ()):
-                if (i, j) not in single if dedup else w != ref[j]:
-                    out.append(Match(i, 1, j, 1, 1))
-                    single.add((i, j))
-    if 2 in mods:
-        rsyn = [synsets_of(w, res) for w in ref]
-        for i, w in enumerate(hyp):
-            hs = synsets_of(w, res)
-            if not hs:
-                continue
-            for j, rs in enumerate(rsyn):
-                if (dedup and (i, j) in single) or hyp[i] == ref[j]:
-                    continue
-                if not hs.isdisjoint(rs):
-                    out.append(Match(i, 1, j, 1, 2))
-                    single.add((i, j))
-    if 3 in mods:
-        src, dst = res.paraphrases()
-        rgrams: dict[int, list[tuple[int, int]]] = {}
-        for j in range(len(ref)):
-            for n in range(1, min(MAX_PHRASE, len(ref) - j) + 1):
-                rgrams.setdefault(phrase_hash(" ".join(ref[j:j + n])), []).append((j, n))
-        hkeys: list[tuple[int, int, int]] = []
-        for i in range(len(hyp)):
-            for n in range(1, min(MAX_PHRASE, len(hyp) - i) + 1):
-                hkeys.append((phrase_hash(" ".join(hyp[i:i + n])), i, n))
-        if hkeys and rgrams:
-            keys = np.array([k for k, _, _ in hkeys], dtype=np.uint64)
-            lo = np.searchsorted(src, keys, "left")
-            hi = np.searchsorted(src, keys, "right")
-            for (k, i, n), a, b in zip(hkeys, lo.tolist(), hi.tolist()):
-                if a == b:
-                    continue
-                for partner in dst[a:b].tolist():
-                    for j, m in rgrams.get(partner, ()):
-                        if dedup and n == 1 and m == 1 and (i, j) in single:
-                            continue
-                        out.append(Match(i, n, j, m, 3))
+class _Phrases(NamedTuple):
+    """Every n-gram (n ≤ 7) of one side: (hash, start, n) by start then n, and hash -> starts."""
+    keys: list[tuple[int, int, int]]
+    starts: dict[int, list[int]]
+
+
+def _phrases(words: Sequence[str]) -> _Phrases:
+    keys: list[tuple[int, int, int]] = []
+    starts: dict[int, list[int]] = {}
+    for i in range(len(words)):
+        for n in range(1, min(MAX_PHRASE, len(words) - i) + 1):
+            h = phrase_hash(" ".join(words[i:i + n]))
+            keys.append((h, i, n))
+            starts.setdefault(h, []).append(i)
+    return _Phrases(keys, starts)
+
+
+def _paraphrase_pass(src_side: _Phrases, dst_side: _Phrases, res: Resources) -> list[tuple[int, int, int, int]]:
+    """(src start, src len, dst start, dst len) for every source phrase (start and length ascending)
+    whose table targets (file order) occur on the other side (position ascending)."""
+    src, dst, dst_len = res.paraphrases()
+    if not src_side.keys or not dst_side.keys:
+        return []
+    arr = np.array([k for k, _, _ in src_side.keys], dtype=np.uint64)
+    lo = np.searchsorted(src, arr, "left").tolist()
+    hi = np.searchsorted(src, arr, "right").tolist()
+    out: list[tuple[int, int, int, int]] = []
+    starts = dst_side.starts
+    for (_, i, n), a, b in zip(src_side.keys, lo, hi):
+        if a == b:
+            continue
+        for target, tl in zip(dst[a:b].tolist(), dst_len[a:b].tolist()):
+            for j in starts.get(target, ()):
+                out.append((i, n, j, tl))
     return out
 
 
-def resolve(matches: list[Match], hyp_len: int, ref_len: int, beam: int = 40) -> list[Match]:
-    """The best alignment under (weighted coverage ↑, chunks ↓, distance ↓), beam over hyp positions."""
-    if not matches:
-        return []
-    by_start: list[list[Match]] = [[] for _ in range(hyp_len)]
-    for m in matches:
-        by_start[m.h].append(m)
-    # state: (neg_cov, chunks, dist, used_ref_mask, hyp_next_free, last_h_end, last_r_end, chosen tuple)
-    states: list[tuple[float, int, int, int, int, int, int, tuple[Match, ...]]] = [
-        (0.0, 0, 0, 0, 0, -1, -1, ())]
-    for i in range(hyp_len):
-        nxt: dict[tuple[int, int, int, int], tuple[float, int, int, int, int, int, int, tuple[Match, ...]]] = {}
-
-        def keep(st: tuple[float, int, int, int, int, int, int, tuple[Match, ...]]) -> None:
-            key = (st[3], st[4], st[5], st[6])
-            old = nxt.get(key)
-            if old is None or st[:3] < old[:3]:
-                nxt[key] = st
-        for st in states:
-            neg, ch, dist, used, free, lh, lr, chosen = st
-            keep(st)
-            if free > i:
-                continue
-            for m in by_start[i]:
-                mask = ((1 << m.rl) - 1) << m.r
-                if used & mask:
-                    continue
-                cont = (m.h == lh and m.r == lr)
-                keep((neg - SEARCH_WEIGHTS[m.module] * (m.hl + m.rl), ch + (0 if cont else 1),
-                      dist + abs(m.h - m.r), used | mask, m.h + m.hl, m.h + m.hl, m.r + m.rl, chosen + (m,)))
-        states = sorted(nxt.values(), key=lambda s: s[:3])[:beam]
-    return list(min(states, key=lambda s: s[:3])[7])
-
-
-def _chunks(ms: Sequence[Match]) -> int:
-    c, prev = 0, None
-    for m in sorted(ms):
-        if prev is None or not (m.h == prev.h + prev.hl and m.r == prev.r + prev.rl):
-            c += 1
-        prev = m
-    return c
+def candidates(hyp: Sequence[str], ref: Sequence[str], res: Resources, modules: Sequence[int]) -> list[list[Match]]:
+    """The candidate lists, one per reference start position, in the jar's order (module docstring)."""
+    lists: list[list[Match]] = [[] for _ in range(len(ref))]
+    if list(hyp) == list(ref):
+        modules = tuple(modules)[:1]
+    for mod in modules:
+        if mod == 0:
+            hpos: dict[str, list[int]] = {}
+            for i, w in enumerate(hyp):
+                hpos.setdefault(w, []).append(i)
+            for j, w in enumerate(ref):
+                lists[j].extend(Match(i, 1, j, 1, 0) for i in hpos.get(w, ()))
+        elif mod == 1:
+            hstem: dict[str, list[int]] = {}
+            for i, w in enumerate(hyp):
+                hstem.setdefault(stem_of(w), []).append(i)
+            for j, w in enumerate(ref):
+                lists[j].extend(Match(i, 1, j, 1, 1) for i in hstem.get(stem_of(w), ()) if hyp[i] != w)
+        elif mod == 2:
+            by_synset: dict[str, list[int]] = {}
+            for i, w in enumerate(hyp):
+                for s in synsets_of(w, res):
+                    by_synset.setdefault(s, []).append(i)
+            for j, w in enumerate(ref):
+                hits: set[int] = set()
+                for s in synsets_of(w, res):
+                    hits.update(by_synset.get(s, ()))
+                lists[j].extend(Match(i, 1, j, 1, 2) for i in sorted(hits) if hyp[i] != w)
+        elif mod == 3:
+            hyp_phrases, ref_phrases = _phrases(hyp), _phrases(ref)
+            for j, jl, i, il in _paraphrase_pass(ref_phrases, hyp_phrases, res):
+                lists[j].append(Match(i, il, j, jl, 3))
+            for i, il, j, jl in _paraphrase_pass(hyp_phrases, ref_phrases, res):
+                lists[j].append(Match(i, il, j, jl, 3))
+    return lists
 
 
-FINAL_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
+def _span(start: int, length: int) -> int:
+    return ((1 << length) - 1) << start
 
 
-def resolve_jar(matches: list[Match], hyp_len: int, ref_len: int, beam: int = 40) -> list[Match]:
-    """Empirical model of the jar's resolution (black-box probes, see KD-METEOR-02).
+def _gain(m: Match) -> int:
+    """The search total a match adds: floor(len·w) per side, w = 1 (exact) or 0.5."""
+    return m.hl + m.rl if m.module == 0 else m.hl // 2 + m.rl // 2
 
-    1. a candidate whose every word (both sides) has no other candidate is fixed;
-    2. the rest is searched over *reference* positions: each state is extended by every compatible
-       candidate starting at that position or left as is; the states are stably sorted by
-       (weighted coverage ↓ with weights 1.0/0.5/0.5/0.5, chunks ↑, Σ|h−r| ↑) and cut to ``beam``
-       (with ``beam`` 1 this reproduces the jar's greedy alignments exactly on our probes);
-    3. the final pick is the first state maximising (coverage weighted 1.0/0.5/0.5/0.5, the search
-       weights) − chunks, then fewer chunks: a non-exact one-word match that opens a chunk of its
-       own ties with leaving it out and is dropped (the jar returns no match at all for
-       ``cars``/``car``, whose pair is a stem, synonym and paraphrase candidate at once) unless the
-       beam had to prune. Weights 0.5 fit the jar's corpus alignments best (thumb-mscoco Human,
-       1004 hypothesis/reference pairs at ``-x 40``: 786 identical alignments vs 731 with 0.1,
-       692 with the plain beam winner); the jar's rule is still not fully known (KD-METEOR-02).
 
-    Further black-box facts (``-m synonym``: one candidate per word pair, no duplicates): with h
-    hypothesis and r reference copies of cars/car (every pair a candidate) the jar returns no match
-    from beam 2 (h=1), h+1 (r=1), 4 (2x2, 2x3), 6 (3x2), 7 (3x3) on, whatever ``-w`` and ``-p``;
-    with ``-m exact`` the same shapes keep their matches and ``zebra``/``zebra zebra`` takes the
-    later reference word from beam 2 on. So the empty result needs ambiguity (not duplicate
-    candidates) and only non-exact matches lose to it. In corpus alignments the jar prefers the
-    larger |h-r| for a lone ambiguous word but the smaller total for several monotone ones: neither
-    sign of a final distance tie-break reproduces both.
-    """
-    if not matches:
-        return []
-    hc: dict[int, int] = {}
-    rc: dict[int, int] = {}
-    for m in matches:
-        for i in range(m.h, m.h + m.hl):
-            hc[i] = hc.get(i, 0) + 1
-        for j in range(m.r, m.r + m.rl):
-            rc[j] = rc.get(j, 0) + 1
-    fixed: list[Match] = []
-    rest: list[list[Match]] = [[] for _ in range(ref_len)]
-    for m in matches:
-        if all(hc[i] == 1 for i in range(m.h, m.h + m.hl)) and all(rc[j] == 1 for j in range(m.r, m.r + m.rl)):
-            fixed.append(m)
-        else:
-            rest[m.r].append(m)
-    hmask = rmask = 0
-    for m in fixed:
-        hmask |= ((1 << m.hl) - 1) << m.h
-        rmask |= ((1 << m.rl) - 1) << m.r
-    base = tuple(fixed)
-    cov0 = sum(SEARCH_WEIGHTS[m.module] * (m.hl + m.rl) for m in fixed)
-    d0 = sum(abs(m.h - m.r) for m in fixed)
-    # state: (key for sorting, hmask, rmask, matches)
-    states = [((-cov0, _chunks(base), d0), hmask, rmask, base)]
-    for p in range(ref_len):
-        if not rest[p]:
-            continue
-        nxt = []
-        for key, hm, rm, ms in states:
-            for m in rest[p]:
-                mh = ((1 << m.hl) - 1) << m.h
-                mr = ((1 << m.rl) - 1) << m.r
-                if hm & mh or rm & mr:
-                    continue
-                nm = ms + (m,)
-                nxt.append(((key[0] - SEARCH_WEIGHTS[m.module] * (m.hl + m.rl), _chunks(nm), key[2] + abs(m.h - m.r)),
-                            hm | mh, rm | mr, nm))
-            nxt.append((key, hm, rm, ms))
-        nxt.sort(key=lambda s: s[0])
-        states = nxt[:beam]
+# state: (neg_total, chunks, distance, hyp_used, ref_used, next_ref, open_hyp_end (-1: none), matches)
+_State = tuple[int, int, int, int, int, int, int, tuple[Match, ...]]
 
-    def final(s: tuple) -> tuple[float, int, int]:
-        ms = s[3]
-        ch = s[0][1]
-        return (-(sum(FINAL_WEIGHTS[m.module] * (m.hl + m.rl) for m in ms) - ch), ch, s[0][2])
-    return list(min(states, key=final)[3])
+
+def _rank(s: _State) -> tuple[int, int, int]:
+    return s[0], s[1], s[2]
+
+
+def _add(s: _State, m: Match, dist: int) -> _State:
+    """``s`` extended by ``m``: totals, chunk bookkeeping (open chunk uncounted), next position."""
+    neg, ch, _, hu, ru, _, open_end, ms = s
+    if open_end >= 0 and m.h != open_end:
+        ch += 1
+    return (neg - _gain(m), ch, dist, hu | _span(m.h, m.hl), ru | _span(m.r, m.rl), m.r + m.rl, m.h + m.hl,
+            ms + (m,))
+
+
+def resolve(lists: Sequence[Sequence[Match]], hyp_len: int, ref_len: int, beam: int = 40) -> list[Match]:
+    """The jar's alignment of the candidate lists (see the module docstring)."""
+    cover_h = [0] * hyp_len
+    cover_r = [0] * ref_len
+    for lst in lists:
+        for m in lst:
+            for i in range(m.h, m.h + m.hl):
+                cover_h[i] += 1
+            for j in range(m.r, m.r + m.rl):
+                cover_r[j] += 1
+    fixed: dict[int, Match] = {}
+    hu = ru = 0
+    for j, lst in enumerate(lists):
+        if len(lst) == 1:
+            m = lst[0]
+            if all(cover_h[i] == 1 for i in range(m.h, m.h + m.hl)) and \
+                    all(cover_r[k] == 1 for k in range(m.r, m.r + m.rl)):
+                fixed[j] = m
+                hu |= _span(m.h, m.hl)
+                ru |= _span(m.r, m.rl)
+    states: list[_State] = [(0, 0, 0, hu, ru, 0, -1, ())]
+    for p in range(ref_len + 1):
+        states.sort(key=_rank)
+        nxt: list[_State] = []
+        for s in states[:beam]:
+            neg, ch, dist, h_used, r_used, next_ref, open_end, ms = s
+            if p == ref_len:
+                nxt.append((neg, ch + 1, dist, h_used, r_used, next_ref, -1, ms) if open_end >= 0 else s)
+            elif r_used >> p & 1:
+                if p < next_ref:
+                    nxt.append(s)
+                else:
+                    m = fixed[p]
+                    nxt.append(_add(s, m, dist + abs(m.r - m.h)))
+            else:
+                for m in lists[p]:
+                    if h_used & _span(m.h, m.hl) or r_used & _span(m.r, m.rl):
+                        continue
+                    nxt.append(_add(s, m, dist))
+                    dist += abs(m.r - m.h)
+                nxt.append((neg, ch + 1 if open_end >= 0 else ch, dist, h_used, r_used, p + 1, -1, ms))
+        states = nxt
+    states.sort(key=_rank)
+    return list(states[0][7])
 
 
 def alignment_stats(hyp: Sequence[str], ref: Sequence[str], chosen: Sequence[Match],

@@ -8,8 +8,10 @@ directory (or jar) named by the ``resources_path`` knob / ``$ASSAY_METEOR_DATA``
 ``synonym/english.exceptions`` (base form line, then its irregular forms). Beside the jar:
 ``data/paraphrase-en.gz`` (probability, phrase, paraphrase: three lines per entry).
 
-The paraphrase table (5.3M entries) is indexed once into a cache of 64-bit phrase hashes
-(``$ASSAY_METEOR_CACHE`` or ``~/.cache/assay/meteor15``), keyed by the table's size and mtime.
+The paraphrase table (5.3M entries) is indexed once into a cache of 64-bit phrase hashes (each
+entry in its own direction, file order kept within a source)
+(``$ASSAY_METEOR_CACHE`` or ``~/.cache/assay/meteor15``), keyed by a digest of the table's bytes, so
+every installation of the same table shares it.
 A missing resource raises :class:`assay.errors.MissingDependencyError`.
 """
 from __future__ import annotations
@@ -69,14 +71,14 @@ class Resources:
     prefixes: dict[str, int]
     synsets: dict[str, tuple[str, ...]]
     bases: dict[str, tuple[str, ...]]
-    _para: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    _para: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     @property
     def paraphrase_file(self) -> Path:
         return self.jar.parent / "data" / f"paraphrase-{self.language}.gz"
 
-    def paraphrases(self) -> tuple[np.ndarray, np.ndarray]:
-        """(sorted source hashes, partner hashes), both directions of every table entry."""
+    def paraphrases(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(sorted source hashes, target hashes, target lengths in words) of every table entry."""
         if self._para is None:
             self._para = _paraphrase_index(self.paraphrase_file)
         return self._para
@@ -118,32 +120,34 @@ def _cache_dir() -> Path:
     return Path(os.environ.get("ASSAY_METEOR_CACHE") or Path.home() / ".cache" / "assay" / "meteor15")
 
 
-def _paraphrase_index(table: Path) -> tuple[np.ndarray, np.ndarray]:
+def _paraphrase_index(table: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(source hashes sorted, target hashes, target lengths): every table entry in its own direction,
+    targets of one source in file order (the jar's candidate order)."""
     if not table.is_file():
         raise MissingDependencyError(f"paraphrase table {table} not found. {HINT}")
-    st = table.stat()
-    cache = _cache_dir() / f"{table.stem}.{st.st_size}.{int(st.st_mtime)}.npz"
+    digest = hashlib.blake2b(table.read_bytes(), digest_size=8).hexdigest()
+    cache = _cache_dir() / f"{table.stem}.v2.{digest}.npz"
     if cache.is_file():
         with np.load(cache) as data:
-            return data["src"], data["dst"]
+            return data["src"], data["dst"], data["dst_len"]
     src: list[int] = []
     dst: list[int] = []
+    dst_len: list[int] = []
     with gzip.open(table, "rt", encoding="utf-8") as f:
         it = iter(f)
         for _prob in it:
-            a = _hash(next(it).rstrip("\n"))
-            b = _hash(next(it).rstrip("\n"))
-            src.append(a)
-            dst.append(b)
-    s = np.array(src + dst, dtype=np.uint64)
-    d = np.array(dst + src, dtype=np.uint64)
-    order = np.lexsort((d, s))
-    s, d = s[order], d[order]
-    keep = np.ones(len(s), dtype=bool)
-    keep[1:] = (s[1:] != s[:-1]) | (d[1:] != d[:-1])
-    s, d = s[keep], d[keep]
+            a = next(it).rstrip("\n")
+            b = next(it).rstrip("\n")
+            src.append(_hash(a))
+            dst.append(_hash(b))
+            dst_len.append(len(b.split(" ")))
+    s = np.array(src, dtype=np.uint64)
+    order = np.argsort(s, kind="stable")
+    s = s[order]
+    d = np.array(dst, dtype=np.uint64)[order]
+    n = np.array(dst_len, dtype=np.uint8)[order]
     cache.parent.mkdir(parents=True, exist_ok=True)
     tmp = cache.with_suffix(".tmp.npz")
-    np.savez(tmp, src=s, dst=d)
+    np.savez(tmp, src=s, dst=d, dst_len=n)
     tmp.rename(cache)
-    return s, d
+    return s, d, n
