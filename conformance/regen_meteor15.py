@@ -30,11 +30,12 @@ TOL = {"rel": 1e-12}       # KD-METEOR-01: the jar's doubles differ from assay's
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 
 
-def _components(stats_lines: list[str]) -> dict[str, list[Any]]:
+def _components(stats_lines: list[str], modules: str = " ".join(MODULES)) -> dict[str, list[Any]]:
+    """Chunks, lengths and matches per module; the jar's statistics hold the modules in ``-m`` order."""
     rows = [[float(x) for x in s.split()] for s in stats_lines]
     comp: dict[str, list[Any]] = {"chunks": [int(r[20]) for r in rows], "test_len": [int(r[0]) for r in rows],
                                   "ref_len": [int(r[1]) for r in rows]}
-    for k, name in enumerate(MODULES):
+    for k, name in enumerate(modules.split()):
         b = 4 + 4 * k
         comp[f"matches_{name}"] = [[int(r[b] + r[b + 2]), int(r[b + 1] + r[b + 3])] for r in rows]
     return comp
@@ -49,7 +50,7 @@ def jar_case(jar: ref.Meteor15, case_id: str, hyps: list[str], refs: list[list[s
         ": SCORE per segment, EVAL of its statistics" if level == "sentence" else ": SCORE per segment, one EVAL "
         "of all statistics (the last number)"), "tolerance": TOL}
     if level == "sentence":
-        exp.update(score=seg, components=_components(stats))
+        exp.update(score=seg, components=_components(stats, (knobs or {}).get("modules", " ".join(MODULES))))
     else:
         exp.update(score=corpus)
     return {"id": case_id, "note": note, "profile": "meteor-1.5", "knobs": knobs or {}, "level": level,
