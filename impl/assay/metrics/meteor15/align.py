@@ -98,15 +98,35 @@ class _Phrases(NamedTuple):
     starts: dict[int, list[int]]
 
 
+_PHRASE_HASHES: dict[str, int] = {}
+_LAST_PHRASES: list[tuple[tuple[str, ...], _Phrases]] = []
+
+
+def _phrase_hash(phrase: str) -> int:
+    """phrase_hash, memoised (references repeat across a corpus; the memo is dropped past 10^6)."""
+    h = _PHRASE_HASHES.get(phrase)
+    if h is None:
+        if len(_PHRASE_HASHES) > 1_000_000:
+            _PHRASE_HASHES.clear()
+        h = _PHRASE_HASHES[phrase] = phrase_hash(phrase)
+    return h
+
+
 def _phrases(words: Sequence[str]) -> _Phrases:
+    """Every n-gram of ``words`` (the last result is kept: one hypothesis meets several references)."""
+    key = tuple(words)
+    if _LAST_PHRASES and _LAST_PHRASES[0][0] == key:
+        return _LAST_PHRASES[0][1]
     keys: list[tuple[int, int, int]] = []
     starts: dict[int, list[int]] = {}
     for i in range(len(words)):
         for n in range(1, min(MAX_PHRASE, len(words) - i) + 1):
-            h = phrase_hash(" ".join(words[i:i + n]))
+            h = _phrase_hash(" ".join(words[i:i + n]))
             keys.append((h, i, n))
             starts.setdefault(h, []).append(i)
-    return _Phrases(keys, starts)
+    out = _Phrases(keys, starts)
+    _LAST_PHRASES[:] = [(key, out)]
+    return out
 
 
 def _paraphrase_pass(src_side: _Phrases, dst_side: _Phrases, res: Resources) -> list[tuple[int, int, int, int]]:
@@ -175,25 +195,15 @@ def _gain(m: Match) -> int:
     return m.hl + m.rl if m.module == 0 else m.hl // 2 + m.rl // 2
 
 
-# state: (neg_total, chunks, distance, hyp_used, ref_used, next_ref, open_hyp_end (-1: none), matches)
-_State = tuple[int, int, int, int, int, int, int, tuple[Match, ...]]
-
-
-def _rank(s: _State) -> tuple[int, int, int]:
+def _rank(s: tuple) -> tuple[int, int, int]:
     return s[0], s[1], s[2]
 
 
-def _add(s: _State, m: Match, dist: int) -> _State:
-    """``s`` extended by ``m``: totals, chunk bookkeeping (open chunk uncounted), next position."""
-    neg, ch, _, hu, ru, _, open_end, ms = s
-    if open_end >= 0 and m.h != open_end:
-        ch += 1
-    return (neg - _gain(m), ch, dist, hu | _span(m.h, m.hl), ru | _span(m.r, m.rl), m.r + m.rl, m.h + m.hl,
-            ms + (m,))
-
-
 def resolve(lists: Sequence[Sequence[Match]], hyp_len: int, ref_len: int, beam: int = 40) -> list[Match]:
-    """The jar's alignment of the candidate lists (see the module docstring)."""
+    """The jar's alignment of the candidate lists (see the module docstring).
+
+    A state is (−search total, chunks, distance, hyp words used, ref words used, next ref position,
+    hyp end of the open chunk or −1, matches as a linked list (match, parent))."""
     cover_h = [0] * hyp_len
     cover_r = [0] * ref_len
     for lst in lists:
@@ -212,30 +222,46 @@ def resolve(lists: Sequence[Sequence[Match]], hyp_len: int, ref_len: int, beam: 
                 fixed[j] = m
                 hu |= _span(m.h, m.hl)
                 ru |= _span(m.r, m.rl)
-    states: list[_State] = [(0, 0, 0, hu, ru, 0, -1, ())]
-    for p in range(ref_len + 1):
-        states.sort(key=_rank)
-        nxt: list[_State] = []
+    if sum(map(len, lists)) == len(fixed):      # no choice left: every state holds the fixed matches
+        return list(fixed.values())
+    # per candidate: (match, hyp mask, ref mask, gain, |r − h|, hyp end, ref end)
+    entries = [[(m, _span(m.h, m.hl), _span(m.r, m.rl), _gain(m), abs(m.r - m.h), m.h + m.hl, m.r + m.rl)
+                for m in lst] for lst in lists]
+    states: list[tuple] = [(0, 0, 0, hu, ru, 0, -1, None)]
+    for p in range(ref_len):
+        if len(states) > 1:
+            states.sort(key=_rank)
+        nxt: list[tuple] = []
+        add = nxt.append
+        bit = 1 << p
+        here = entries[p]
         for s in states[:beam]:
-            neg, ch, dist, h_used, r_used, next_ref, open_end, ms = s
-            if p == ref_len:
-                nxt.append((neg, ch + 1, dist, h_used, r_used, next_ref, -1, ms) if open_end >= 0 else s)
-            elif r_used >> p & 1:
+            neg, ch, dist, h_used, r_used, next_ref, open_end, link = s
+            if r_used & bit:
                 if p < next_ref:
-                    nxt.append(s)
-                else:
+                    add(s)
+                else:       # a fixed match starts here: accounted now, its offset on the state itself
                     m = fixed[p]
-                    nxt.append(_add(s, m, dist + abs(m.r - m.h)))
-            else:
-                for m in lists[p]:
-                    if h_used & _span(m.h, m.hl) or r_used & _span(m.r, m.rl):
-                        continue
-                    nxt.append(_add(s, m, dist))
-                    dist += abs(m.r - m.h)
-                nxt.append((neg, ch + 1 if open_end >= 0 else ch, dist, h_used, r_used, p + 1, -1, ms))
+                    add((neg - _gain(m), ch + (open_end >= 0 and m.h != open_end), dist + abs(m.r - m.h), h_used,
+                         r_used, m.r + m.rl, m.h + m.hl, (m, link)))
+                continue
+            for m, hm, rm, gain, off, h_end, r_end in here:
+                if h_used & hm or r_used & rm:
+                    continue
+                add((neg - gain, ch + (open_end >= 0 and m.h != open_end), dist, h_used | hm, r_used | rm, r_end,
+                     h_end, (m, link)))
+                dist += off     # the jar's bookkeeping: the offset goes to the parent (siblings, skip state)
+            add((neg, ch + (open_end >= 0), dist, h_used, r_used, p + 1, -1, link))
         states = nxt
     states.sort(key=_rank)
-    return list(states[0][7])
+    final = [(neg, ch + (open_end >= 0), dist, link) for neg, ch, dist, _, _, _, open_end, link in states[:beam]]
+    final.sort(key=_rank)
+    out: list[Match] = []
+    link = final[0][3]
+    while link is not None:
+        out.append(link[0])
+        link = link[1]
+    return out[::-1]
 
 
 def alignment_stats(hyp: Sequence[str], ref: Sequence[str], chosen: Sequence[Match],

@@ -1,93 +1,105 @@
 """METEOR 1.5 ``-norm``: Moses-style English tokenisation of the cased text, then lowercasing.
 
-Reproduced black-box from the jar (``-writeAlignments`` prints the normalised tokens):
+Behaviour reproduced (clean-room behavioural specification, checked on the jar's ``-writeAlignments``
+tokens). Every substitution is one left-to-right pass whose context characters are consumed (a
+character used as context cannot be the context of the next match: ``7-9-12`` → ``7 9-12``).
+Character classes are the jar's own code-point lists, not Unicode categories: *alpha* is ASCII
+letters, U+00C0–U+017E without × ÷, Cyrillic U+0400–U+0527, U+A640–U+A697 and U+1D00–U+1D7F;
+*alnum* adds ASCII digits only; *space* is ASCII whitespace.
 
-1. typographic characters: ``’ ‘ ´`` → ``'``, ``“ ” „`` → ``"``, backtick → ``'``, ``''`` → ``"``,
-   en dash → `` - ``; ``--`` → ``-`` (left to right, so ``----`` → ``--``);
-2. a hyphen with a non-space, non-hyphen character on both sides becomes a space
-   (``state-of-the-art`` → 4 words, ``U.S.-led`` → ``U.S. led``; ``-word-`` and ``a--b`` stay);
-3. every character that is not a letter/digit, whitespace, ``.``, ``'``, ``,`` or ``-`` is split off;
-4. runs of two or more periods stay together as one token;
-5. a comma is split off unless it has a digit on both sides (``1,000`` stays);
-6. English apostrophes: ``doesn't`` → ``doesn 't``, ``James'`` → ``James '``, ``'tis`` → ``' tis``,
-   ``90's`` → ``90 's``, ``5'6`` → ``5 ' 6``;
-7. a word ending in one period keeps it when the rest contains a period and a letter (``U.S.``), is a
-   nonbreaking prefix (``Mr``, case-sensitive, from the jar's ``nonbreaking/english.prefixes``), or is
-   followed by a word starting with a lowercase letter; a numeric-only prefix (``No``) keeps it
-   before a word starting with a digit; otherwise the period is split off;
-8. a token of letter groups each followed by a period, at least two of them (``U.S.A.``, ``Ph.D.``,
-   ``e.g.``), loses its periods;
-9. lowercasing (after all of the above: the prefix and next-word tests see the original case).
+1. every character that is not alnum, space, ``. ' ` , -`` or ``‘ ’`` is split off (one token per
+   CJK/Greek/symbol character: ``丨Beijing`` → ``丨 Beijing``);
+2. runs of two or more periods become one token (escaped as ``DOT…MULTI`` until step 9, so the
+   literal ``DOTMULTI`` comes out as ``.``, as in the jar);
+3. commas: split when both neighbours are non-digits, then digit/non-digit, then non-digit/digit
+   (ASCII digits; consumed context leaves ``a , b,c`` of ``a,b,c``);
+4. `` ` ‘ ’`` → ``'``; ``“ ” ''`` → `` " `` (``„`` and ``´`` stay tokens of their own);
+5. en dash → ``-``; ``--`` → ``-`` (non-overlapping);
+6. a hyphen between an alnum (or ``.``) and an alnum becomes a space (``state-of-the-art`` → 4 words,
+   ``U.S.-led`` → ``U.S. led``; ``" -economic`` and ``highlights-`` keep theirs);
+7. English apostrophes (``doesn't`` → ``doesn 't``, ``James'`` → ``James '``, ``1990's`` → ``1990 's``);
+8. a word ending in one period: if the rest has a period and an alpha character, every period is
+   removed (``U.S.`` → ``US``, ``3.5km.`` → ``35km``); kept if the rest is a nonbreaking prefix (``Mr``,
+   case-sensitive, from the jar's ``nonbreaking/english.prefixes``) or the next word starts with an
+   ASCII lowercase letter; kept for a numeric-only prefix (``No``) before an ASCII digit; else split off;
+9. the period runs are restored; runs of the jar's whitespace set (incl. no-break and ideographic
+   spaces) collapse; the line is lowercased (Unicode, after all of the above: the prefix and next-word
+   tests see the original case).
 """
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Mapping
 
-_TYPO = str.maketrans({"’": "'", "‘": "'", "´": "'", "“": '"', "”": '"', "„": '"', "`": "'"})
-_HYPHEN = re.compile(r"(?<=[^\s-])-(?=[^\s-])")
-_SPECIAL = re.compile(r"([^\w\s.',-]|_)")
-_MULTIDOT = re.compile(r"\.{2,}")
-_COMMA1 = re.compile(r"(?<=\D),(?=\D)|(?<=\d),(?=\D)|(?<=\D),(?=\d)")
-_ALPHA = r"[^\W\d_]"
+_ALPHA = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017e\u0400-\u0527\ua640-\ua66e\ua67e-\ua697\u1d00-\u1d7f"
+_ALNUM = _ALPHA + "0-9"
+_SPACE = " \t\n\x0b\f\r"
+_SPECIAL = re.compile(f"([^{_ALNUM}{_SPACE}.'`,\\-\u2018\u2019])")
+_MULTIDOT = re.compile(r"\.([.]+)")
+_COMMAS = (re.compile(r"([^0-9]),([^0-9])"), re.compile(r"([0-9]),([^0-9])"), re.compile(r"([^0-9]),([0-9])"))
+_HYPHEN = re.compile(f"([{_ALNUM}.])-([{_ALNUM}])")
 _APOS = (
-    (re.compile(r"([^\w]|\d|_)'([^\w]|\d|_)"), r"\1 ' \2"),          # non-alpha ' non-alpha
-    (re.compile(rf"([^\w]|_)'({_ALPHA})"), r"\1 ' \2"),                # non-alnum ' alpha
-    (re.compile(rf"({_ALPHA})'([^\w]|\d|_)"), r"\1 ' \2"),             # alpha ' non-alpha
-    (re.compile(rf"({_ALPHA})'({_ALPHA})"), r"\1 '\2"),                # alpha ' alpha
-    (re.compile(r"(\d)'(s)"), r"\1 '\2"),                              # 1990's
+    (re.compile(f"([^{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),
+    (re.compile(f"([^{_ALNUM}])'([{_ALPHA}])"), r"\1 ' \2"),
+    (re.compile(f"([{_ALPHA}])'([^{_ALPHA}])"), r"\1 ' \2"),
+    (re.compile(f"([{_ALPHA}])'([{_ALPHA}])"), r"\1 '\2"),
+    (re.compile(r"([0-9])'(s)"), r"\1 '\2"),
 )
-_ACRONYM = re.compile(rf"(?:{_ALPHA}+\.){{2,}}")
-_PLACEHOLDER = "\x00"
+_HAS_ALPHA = re.compile(f"[{_ALPHA}]")
+_WORD_SPLIT = re.compile(r"[ \t\n\r\f]+")
+_COLLAPSE = re.compile("[ \u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 
 
-def _split_periods(words: list[str], prefixes: Mapping[str, int]) -> list[str]:
+def _escape_dots(t: str) -> str:
+    """Runs of 2+ periods as ``DOTDOT…MULTI`` words (space before, and after when a non-dot follows)."""
+    t = _MULTIDOT.sub(r" DOTMULTI\1", t)
+    while "DOTMULTI." in t:
+        t = re.sub(r"DOTMULTI\.([^.])", r"DOTDOTMULTI \1", t)
+        t = t.replace("DOTMULTI.", "DOTDOTMULTI")
+    return t
+
+
+def _restore_dots(t: str) -> str:
+    while "DOTDOTMULTI" in t:
+        t = t.replace("DOTDOTMULTI", "DOTMULTI.")
+    return t.replace("DOTMULTI", ".")
+
+
+def _final_periods(words: list[str], prefixes: Mapping[str, int]) -> list[str]:
     out: list[str] = []
     last = len(words) - 1
     for i, word in enumerate(words):
-        if len(word) > 1 and word.endswith(".") and not word.endswith(".."):
+        if len(word) > 1 and word.endswith("."):
             pre = word[:-1]
             nxt = words[i + 1] if i < last else ""
             kind = prefixes.get(pre, 0)
-            if ("." in pre and re.search(_ALPHA, pre)) or kind == 1 or (nxt[:1].islower()):
+            if "." in pre and _HAS_ALPHA.search(pre):
+                word = word.replace(".", "")
+            elif kind == 1 or "a" <= nxt[:1] <= "z":
                 pass
-            elif kind == 2 and nxt[:1].isdigit():
+            elif kind == 2 and "0" <= nxt[:1] <= "9":
                 pass
             else:
                 out.append(pre)
-                out.append(".")
-                continue
+                word = "."
         out.append(word)
     return out
 
 
 def tokenize(text: str, prefixes: Mapping[str, int]) -> list[str]:
     """The jar's ``-norm`` tokens of one line (see the module docstring for the rules)."""
-    t = text.translate(_TYPO).replace("''", '"').replace("–", " - ")
-    t = t.replace("--", "-")
-    t = _HYPHEN.sub(" ", t)
-    t = _SPECIAL.sub(r" \1 ", t)
-    dots: list[str] = []
-
-    def _hold(m: re.Match[str]) -> str:
-        dots.append(m.group(0))
-        return f" {_PLACEHOLDER}{len(dots) - 1}{_PLACEHOLDER} "
-    t = _MULTIDOT.sub(_hold, t)
-    t = _COMMA1.sub(" , ", f" {t} ")
+    t = _SPECIAL.sub(r" \1 ", f" {text} ")
+    t = _escape_dots(t)
+    for pat in _COMMAS:
+        t = pat.sub(r"\1 , \2", t)
+    t = t.replace("`", "'").replace("\u2018", "'").replace("\u2019", "'")
+    t = t.replace("\u201c", ' " ').replace("\u201d", ' " ').replace("''", ' " ')
+    t = t.replace("\u2013", "-").replace("--", "-")
+    t = _HYPHEN.sub(r"\1 \2", t)
     for pat, rep in _APOS:
         t = pat.sub(rep, t)
-    words = _split_periods(t.split(), prefixes)
-    out: list[str] = []
-    for w in words:
-        if _PLACEHOLDER in w:
-            w = re.sub(f"{_PLACEHOLDER}(\\d+){_PLACEHOLDER}", lambda m: dots[int(m.group(1))], w)
-        elif w.endswith(".") and _ACRONYM.fullmatch(w):
-            w = w.replace(".", "")
-        out.append(w.lower())
-    return out
-
-
-@lru_cache(maxsize=4)
-def _cached(prefixes_items: tuple[tuple[str, int], ...]) -> dict[str, int]:
-    return dict(prefixes_items)
+    words = [w for w in _WORD_SPLIT.split(t) if w]
+    t = _restore_dots(" ".join(_final_periods(words, prefixes)))
+    t = _COLLAPSE.sub(" ", t)
+    t = t.strip("".join(chr(c) for c in range(33)))     # Java's trim: every character up to U+0020
+    return [w for w in _WORD_SPLIT.split(t.lower()) if w]

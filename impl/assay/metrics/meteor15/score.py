@@ -4,11 +4,14 @@ STATS = test length, reference length, test function words, reference function w
 module (exact, stem, synonym, paraphrase): test content, reference content, test function, reference
 function matched words; chunks; test matched words; reference matched words.
 
-    P = Σ_i w_i·(δ·tc_i + (1−δ)·tf_i) / (δ·(|t| − |t_f|) + (1−δ)·|t_f|)      (R likewise)
-    Fmean = 1 / ((1−α)/P + α/R)            (= P·R / (α·P + (1−α)·R); this order of operations
-                                             reproduces the jar's doubles most often)
+    P = (Σ_i tc_i·w_i·δ + Σ_i tf_i·w_i·(1−δ)) / (δ·(|t| − |t_f|) + (1−δ)·|t_f|)   (R likewise;
+        summed in this order, content terms of every module first, as the jar does)
+    Fmean = 1 / ((1−α)/P + α/R)            (the jar's order of operations)
     frag = 0 if every word of both sides is matched in one chunk, else chunks / ((m_t + m_r)/2)
     penalty = γ·frag^β,   score = Fmean·(1 − penalty)   (0 when P or R is 0)
+
+KD-METEOR-01: the jar raises frag^β with Java's ``Math.pow`` (HotSpot's intrinsic), which differs from
+C's ``pow`` in the last bit for about 0.1% of values; those segment scores differ by one ulp.
 
 The corpus score applies the same formula to the summed statistics, where a segment whose frag is 0
 adds no chunks (the jar's EVAL of many segments).
@@ -29,12 +32,12 @@ def parts(s: Sequence[float], alpha: float, beta: float, gamma: float, delta: fl
     tw = delta * (tl - tfw) + (1 - delta) * tfw
     rw = delta * (rl - rfw) + (1 - delta) * rfw
     tm = rm = 0.0
+    for i, w in enumerate(weights):     # the jar's order: every content term (modules in order), then
+        tm += s[4 + 4 * i] * w * delta  # every function term; interleaving them rounds differently
+        rm += s[5 + 4 * i] * w * delta
     for i, w in enumerate(weights):
-        b = 4 + 4 * i
-        tm += s[b] * w * delta
-        tm += s[b + 2] * w * (1 - delta)
-        rm += s[b + 1] * w * delta
-        rm += s[b + 3] * w * (1 - delta)
+        tm += s[6 + 4 * i] * w * (1 - delta)
+        rm += s[7 + 4 * i] * w * (1 - delta)
     p = tm / tw if tw > 0 else 0.0
     r = rm / rw if rw > 0 else 0.0
     out = {"precision": p, "recall": r, "fmean": 0.0, "fragmentation": 0.0, "penalty": 0.0, "score": 0.0}
