@@ -1,6 +1,8 @@
 """Acceptance on the real corpora (../shared/corpora, skipped when absent): the published scores
 of WMT17 (sacrebleu README: BLEU, chrF2, chrF2++, TER with their signatures), DART (multi-bleu.perl
-BLEU 48.56 on three references) and WMT22 (per-reference and two-reference BLEU/chrF) are
+BLEU 48.56 on three references), WMT22 (per-reference and two-reference BLEU/chrF), clipscore's
+COCO metrics and meteor-example's METEOR (the Meteor 1.5 distribution's published system score and
+its README's X-Ray score, at their full printed precision) are
 reproduced by ``assay audit --table``, and the configuration that produced them is named first
 or among the first three. The tables are built at run time from the corpora's own published
 score files (nothing of the corpora is stored in the repository)."""
@@ -102,15 +104,29 @@ def test_wmt22_automatic_scores(corpora_dir: Path, tmp_path: Path, capsys: pytes
 
 
 def test_clipscore_coco_captions(corpora_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """pycocoevalcap's printed BLEU-1..4, ROUGE(-L) and CIDEr of the clipscore README: COCO JSON rows,
+    """pycocoevalcap's printed BLEU-1..4, METEOR, ROUGE(-L) and CIDEr of the clipscore README: COCO JSON rows,
     reproduced under COCOEvalCap (PTB tokens) as the standard configuration."""
     folder = corpora_dir / "clipscore-example"
     rows = []
     with open(folder / "published_scores.tsv", encoding="utf-8") as fh:
         for rec in csv.DictReader(fh, delimiter="\t"):
-            for column in ("BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "ROUGE", "CIDER"):
+            for column in ("BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "METEOR", "ROUGE", "CIDER"):
                 rows.append([str(folder / rec["candidates"]), str(folder / "refs.json"), column, rec[column]])
     out = _run_table(tmp_path, rows, capsys)
     for report in out:
         assert report["verdict"] == "reproduced", (report["system"], report["claim"], report["standard"]["value"])
         assert report["standard"]["input"] in ("ptb", "raw")
+
+
+def test_meteor_example_published(corpora_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """METEOR 1.5 (-l en -norm): newstest2009 cmu-combo's published system score (meteor-sys.scr) and the
+    X-Ray system1 "Final score" of the Meteor README, both at full precision, named as meteor-1.5 first."""
+    folder = corpora_dir / "meteor-example"
+    system = (folder / "published.meteor-sys.scr").read_text(encoding="utf-8").split()[-1]
+    readme = (folder / "published.xray-system1.readme-output.txt").read_text(encoding="utf-8")
+    xray = next(line.split()[-1] for line in readme.splitlines() if line.startswith("Final score"))
+    rows = [[str(folder / "newstest2009.cmu-combo.hyp.txt"), str(folder / "newstest2009.ref.txt"), "METEOR", system],
+            [str(folder / "xray.system1.hyp.txt"), str(folder / "xray.reference.txt"), "METEOR", xray]]
+    for report in _run_table(tmp_path, rows, capsys, "--no-preprocessing"):
+        assert report["verdict"] == "reproduced", (report["claim"], report["standard"]["value"])
+        assert _in_first(report, "meteor/meteor-1.5", {}, k=1), [m["configuration"] for m in report["matches"][:3]]
