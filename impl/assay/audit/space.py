@@ -31,7 +31,7 @@ PROFILE_COST: dict[tuple[str, str], float] = {
     ("chrf", "nltk"): 0.9, ("chrf", "nltk@3.5"): 1.3,
     ("ter", "sacrebleu"): 0.0, ("ter", "sacrebleu@1"): 0.6,
     ("rouge", "rouge-score"): 0.0, ("rouge", "rouge-1.5.5"): 0.3, ("rouge", "coco"): 0.8,
-    ("meteor", "meteor-1.5"): 0.0, ("meteor", "nltk"): 0.5,
+    ("meteor", "meteor-1.5"): 0.0, ("meteor", "nltk"): 0.5, ("meteor", "nltk@3.6"): 0.9,
     ("cider", "coco"): 0.0, ("cider", "vedantam2015"): 1.0, ("cider", "vrama91"): 1.0,
     ("nist", "mteval-v13a"): 0.0, ("nist", "mteval-v14"): 0.2, ("nist", "nltk"): 0.7,
 }
@@ -265,8 +265,9 @@ def nist_grids() -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def meteor_grids() -> Iterator[tuple[str, dict[str, Any]]]:
-    for g in _grid(lowercase=(True, False)):
-        yield "nltk", g
+    for prof in ("nltk", "nltk@3.6"):
+        for g in _grid(lowercase=(True, False)):
+            yield prof, g
     for g in _grid(norm=(True, False)):
         yield "meteor-1.5", g
 
