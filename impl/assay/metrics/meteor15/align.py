@@ -30,6 +30,8 @@ the first ``beam`` states (``cars``/``car``: four candidates, no match from beam
 """
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -98,25 +100,15 @@ class _Phrases(NamedTuple):
     starts: dict[int, list[int]]
 
 
-_PHRASE_HASHES: dict[str, int] = {}
-_LAST_PHRASES: list[tuple[tuple[str, ...], _Phrases]] = []
-
-
+@lru_cache(maxsize=1 << 20)
 def _phrase_hash(phrase: str) -> int:
-    """phrase_hash, memoised (references repeat across a corpus; the memo is dropped past 10^6)."""
-    h = _PHRASE_HASHES.get(phrase)
-    if h is None:
-        if len(_PHRASE_HASHES) > 1_000_000:
-            _PHRASE_HASHES.clear()
-        h = _PHRASE_HASHES[phrase] = phrase_hash(phrase)
-    return h
+    """phrase_hash, memoised (references repeat across a corpus)."""
+    return phrase_hash(phrase)
 
 
-def _phrases(words: Sequence[str]) -> _Phrases:
-    """Every n-gram of ``words`` (the last result is kept: one hypothesis meets several references)."""
-    key = tuple(words)
-    if _LAST_PHRASES and _LAST_PHRASES[0][0] == key:
-        return _LAST_PHRASES[0][1]
+@lru_cache(maxsize=8)
+def _phrases(words: tuple[str, ...]) -> _Phrases:
+    """Every n-gram of ``words`` (memoised: one hypothesis meets several references)."""
     keys: list[tuple[int, int, int]] = []
     starts: dict[int, list[int]] = {}
     for i in range(len(words)):
@@ -124,9 +116,7 @@ def _phrases(words: Sequence[str]) -> _Phrases:
             h = _phrase_hash(" ".join(words[i:i + n]))
             keys.append((h, i, n))
             starts.setdefault(h, []).append(i)
-    out = _Phrases(keys, starts)
-    _LAST_PHRASES[:] = [(key, out)]
-    return out
+    return _Phrases(keys, starts)
 
 
 def _paraphrase_pass(src_side: _Phrases, dst_side: _Phrases, res: Resources) -> list[tuple[int, int, int, int]]:
@@ -178,7 +168,7 @@ def candidates(hyp: Sequence[str], ref: Sequence[str], res: Resources, modules: 
                     hits.update(by_synset.get(s, ()))
                 lists[j].extend(Match(i, 1, j, 1, 2) for i in sorted(hits) if hyp[i] != w)
         elif mod == 3:
-            hyp_phrases, ref_phrases = _phrases(hyp), _phrases(ref)
+            hyp_phrases, ref_phrases = _phrases(tuple(hyp)), _phrases(tuple(ref))
             for j, jl, i, il in _paraphrase_pass(ref_phrases, hyp_phrases, res):
                 lists[j].append(Match(i, il, j, jl, 3))
             for i, il, j, jl in _paraphrase_pass(hyp_phrases, ref_phrases, res):
@@ -195,8 +185,7 @@ def _gain(m: Match) -> int:
     return m.hl + m.rl if m.module == 0 else m.hl // 2 + m.rl // 2
 
 
-def _rank(s: tuple) -> tuple[int, int, int]:
-    return s[0], s[1], s[2]
+_rank = itemgetter(0, 1, 2)     # a state's rank: (−search total, chunks, distance)
 
 
 def resolve(lists: Sequence[Sequence[Match]], hyp_len: int, ref_len: int, beam: int = 40) -> list[Match]:

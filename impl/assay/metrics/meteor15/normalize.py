@@ -48,6 +48,7 @@ _APOS = (
 _HAS_ALPHA = re.compile(f"[{_ALPHA}]")
 _WORD_SPLIT = re.compile(r"[ \t\n\r\f]+")
 _COLLAPSE = re.compile("[ \u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_JAVA_TRIM = "".join(chr(c) for c in range(33))     # String.trim(): every character up to U+0020
 
 
 def _escape_dots(t: str) -> str:
@@ -101,5 +102,5 @@ def tokenize(text: str, prefixes: Mapping[str, int]) -> list[str]:
     words = [w for w in _WORD_SPLIT.split(t) if w]
     t = _restore_dots(" ".join(_final_periods(words, prefixes)))
     t = _COLLAPSE.sub(" ", t)
-    t = t.strip("".join(chr(c) for c in range(33)))     # Java's trim: every character up to U+0020
+    t = t.strip(_JAVA_TRIM)
     return [w for w in _WORD_SPLIT.split(t.lower()) if w]
