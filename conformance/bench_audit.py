@@ -49,9 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=12, help="sacrebleu configurations timed")
     args = parser.parse_args(argv)
     hyps, refs, name = corpus(args.corpus, args.synthetic)
-    from assay.audit.claims import parse_claim
-    from assay.audit.search import Auditor
-    from assay.audit.verdict import audit_claim
+    from assay.jobs.audit.claims import parse_claim
+    from assay.jobs.audit.search import Auditor
+    from assay.jobs.audit.verdict import audit_claim
 
     wall, cpu = time.perf_counter(), time.process_time()
     auditor = Auditor("bleu", hyps, [refs], lang="de", preprocessing=args.preprocessing)

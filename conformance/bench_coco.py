@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                                               coco_ref.ptb_tokenize({str(k): [v] for k, v in res_raw.items()})))
     t_pipe, want = best_of(args.repeats, lambda: coco_ref.evaluate(gts_raw, res_raw))
     try:
-        from assay.metrics.cider import ptb_batch
+        from assay.metrics.cider.family import ptb_batch
         ptb_batch(["a"])
     except assay.MissingDependencyError:
         print(f"PTB tokenizer: pycocoevalcap jar {t_jar:.2f}s for {n_caps} captions; assay's PTB tokenizer is not "
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
 def with_meteor(raw: dict[str, Any], n: int, repeats: int) -> None:
     """The full COCOEvalCap set minus SPICE on the first ``n`` images, and METEOR's own share."""
     from pycocoevalcap.meteor.meteor import Meteor
-    from assay.metrics.coco import _meteor_profile
+    from assay.metrics.coco.family import _meteor_profile
     from conformance.references import coco_ref
     hyps = raw["hyps"][:n]
     refs = [s[:n] for s in raw["refs"]]

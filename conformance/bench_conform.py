@@ -28,8 +28,8 @@ except ImportError:  # a checkout without an installed assay
     sys.path.insert(0, str(ROOT / "impl"))
 sys.path.insert(0, str(ROOT))
 
-from assay.conform import connect, identify, suite  # noqa: E402
-from assay.conform.assay_impl import ProfileImplementation  # noqa: E402
+from assay.jobs.conform import connect, identify, suite  # noqa: E402
+from assay.jobs.conform.assay_impl import ProfileImplementation  # noqa: E402
 
 TARGET_SECONDS = 5.0
 #: a sacrebleu-like implementation that tokenises with intl instead of 13a (departure to find)
@@ -59,7 +59,7 @@ def implementations(metric: str) -> list[tuple[str, str, str | None]]:
             out.append(("NLTK corpus_bleu/sentence_bleu", "direct:nltk.translate.bleu_score:corpus_bleu,sentence_bleu",
                         "nltk"))
         out.append(("assay bleu/sacrebleu + tokenize=intl", "direct:conformance.bench_conform:INTL", None))
-    out.append((f"assay {metric} default profile", f"direct:assay.conform.assay_impl:profiles[{metric}/"
+    out.append((f"assay {metric} default profile", f"direct:assay.jobs.conform.assay_impl:profiles[{metric}/"
                 f"{assay.get_profile(metric, None).name}]", None))
     return out
 

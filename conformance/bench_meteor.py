@@ -62,7 +62,7 @@ def main() -> None:
     print(f"corpus: {desc}")
     from nltk.translate.meteor_score import meteor_score
     wn = ref.wordnet()
-    from assay.wordnet import load
+    from assay.resources.wordnet import load
     load()
 
     t_assay: list[float] = []

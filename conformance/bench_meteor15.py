@@ -67,8 +67,8 @@ def jar_scores(hyps: list[str], refs: list[list[str]]) -> tuple[list[float], flo
 
 
 def assay_scores(hyps: list[str], refs: list[list[str]]) -> tuple[list[float], float, float]:
-    from assay.api import compute_stats
-    from assay.metrics.meteor import FAMILY
+    from assay.engine.api import compute_stats
+    from assay.metrics.meteor.family import FAMILY
     nref = max(len(r) for r in refs)
     streams = [[r[k] if k < len(r) else None for r in refs] for k in range(nref)]
     t0 = time.perf_counter()

@@ -73,7 +73,7 @@ def main() -> None:
     hyps, ref1, ref2 = generate(args.segments, seed=11)
     refs = [ref1, ref2]
 
-    from assay.report import build_report
+    from assay.jobs.report import build_report
     with tempfile.TemporaryDirectory() as tmp:
         out = args.out or Path(tmp) / "report"
         holder: dict[str, object] = {}

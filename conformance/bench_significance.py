@@ -9,7 +9,7 @@ generated corpus of the same shape (conformance/regen_significance.py's generato
 
 Timed calls, each from raw text to the finished result (statistics of every system, resampling,
 p-values and CIs):
-- assay: ``assay.significance.paired_bootstrap(metrics, baseline, systems, refs, n_samples=1000)``;
+- assay: ``assay.jobs.significance.paired_bootstrap(metrics, baseline, systems, refs, n_samples=1000)``;
 - sacrebleu: ``sacrebleu.significance.PairedTest(named_systems, metrics, refs, 'bs', 1000)()``
   (single process, ``n_jobs=1``), with its tokenizer caches cleared before each run.
 ``--ar`` adds the same comparison for approximate randomisation (10,000 trials). Each line also
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.pop("SACREBLEU_SEED", None)
 
     import sacrebleu
-    import assay.significance as sig
+    import assay.jobs.significance as sig
     data = None if args.synthetic else wmt17_systems(args.corpus, args.systems)
     systems, refs, source = data if data is not None else synthetic_systems(args.systems)
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]

@@ -123,7 +123,7 @@ def generate_caption_corpus(seed: int, max_images: int = 10, raw: bool = False,
         else:
             hyps.append(" ".join(hyp))
             groups.append([" ".join(r) for r in refs])
-    if raw:   # the results file has no empty captions (assay.coco_json rejects them)
+    if raw:   # the results file has no empty captions (assay.core.coco_json rejects them)
         hyps = [h if h.strip() else "A photo." for h in hyps]
     width = max(len(g) for g in groups)
     refs_streams = [[g[j] if j < len(g) else None for g in groups] for j in range(width)]

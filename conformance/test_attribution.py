@@ -1,4 +1,4 @@
-"""Shapley attribution (assay.attribution): the algebra of the decomposition.
+"""Shapley attribution (assay.jobs.attribution): the algebra of the decomposition.
 
 These tests check properties of the decomposition itself (efficiency, null players, symmetry,
 grouping of invalid combinations), with scores from assay's own Evaluator; the scores are
@@ -11,12 +11,12 @@ import math
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from assay.attribution import Attribution, attribute
-from assay.errors import AssayError, KnobError
-from assay.evaluate import Evaluator
-from assay.knobs import Config
-from assay.metrics import get_family
-from assay.profiles import profiles_of
+from assay.jobs.attribution import Attribution, attribute
+from assay.core.errors import AssayError, KnobError
+from assay.engine.evaluate import Evaluator
+from assay.core.knobs import Config
+from assay.engine.registry import get_family
+from assay.profiles.registry import profiles_of
 from conformance.generate import generate_corpus
 
 METRICS = ("bleu", "chrf", "ter", "nist", "cider", "rouge")

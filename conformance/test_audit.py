@@ -15,14 +15,14 @@ from hypothesis import strategies as st
 
 import assay
 from conformance.references.availability import require
-from assay.audit.claims import parse_claim
-from assay.audit.search import Auditor
-from assay.audit.signatures import format_signature, parse_signature
-from assay.cli import main
-from assay.errors import InputError
-from assay.metrics.chrf import chrf_signature
-from assay.metrics.ter import ter_signature1, ter_signature2
-from assay.signature import bleu_signature
+from assay.jobs.audit.claims import parse_claim
+from assay.jobs.audit.search import Auditor
+from assay.jobs.audit.signatures import format_signature, parse_signature
+from assay.cli.main import main
+from assay.core.errors import InputError
+from assay.metrics.chrf.family import chrf_signature
+from assay.metrics.ter.family import ter_signature1, ter_signature2
+from assay.output.signature import bleu_signature
 from conformance.fixture_io import FIXTURES
 from conformance.generate import generate_corpus
 
@@ -197,7 +197,7 @@ def test_tool_claims_are_recovered(case: dict[str, Any]) -> None:
 def test_impossible_claim_gets_nearest_neighbours() -> None:
     corpus = generate_corpus(11, max_segments=20, max_refs=2, kind="ascii")
     auditor = Auditor("bleu", corpus["hyps"], corpus["refs"], preprocessing=False)
-    from assay.audit.verdict import audit_claim
+    from assay.jobs.audit.verdict import audit_claim
     report = audit_claim(auditor, parse_claim("BLEU 999.9"))
     assert report.verdict == "not-reproducible" and report.best is None and not report.result.matches
     near = report.result.nearest(3)
@@ -232,7 +232,7 @@ def test_signature_is_checked_and_explained() -> None:
                 and c["claim"].startswith("BLEU"))
     claim = parse_claim(case["claim"])
     auditor = Auditor("bleu", case["hyps"], case["refs"], preprocessing=False)
-    from assay.audit.verdict import audit_claim
+    from assay.jobs.audit.verdict import audit_claim
     standard_sig = parse_signature(f"nrefs:{len(case['refs'])}|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0")
     report = audit_claim(auditor, claim, standard_sig)
     if report.verdict == "reproduced-other":
@@ -367,7 +367,7 @@ def test_stated_signature_read_on_the_other_scale() -> None:
     decimals = len(case["claim"].split()[1].split(".")[1])
     claim = parse_claim(f"BLEU {value / 100:.{decimals + 2}f}")
     auditor = Auditor("bleu", case["hyps"], case["refs"], preprocessing=False)
-    from assay.audit.verdict import audit_claim
+    from assay.jobs.audit.verdict import audit_claim
     k = case["knobs"]
     smooth = {"floor": "floor[0.10]", "add-k": "add-k[1.00]"}.get(k["smooth_method"], k["smooth_method"])
     sig = parse_signature(f"BLEU+case.{'lc' if k['lowercase'] else 'mixed'}+numrefs.{len(case['refs'])}+smooth.{smooth}"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from assay.cli import main
+from assay.cli.main import main
 
 pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 

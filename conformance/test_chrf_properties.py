@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import assay
-from assay.errors import InputError, KnobError, ToolBehaviourError
-from assay.metrics import get_family
-from assay.metrics.chrf import word_tokens
+from assay.core.errors import InputError, KnobError, ToolBehaviourError
+from assay.engine.registry import get_family
+from assay.metrics.chrf.family import word_tokens
 from conformance.strategies import corpus, segment
 
 SACREBLEU_KNOBS = st.fixed_dictionaries({

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import assay
-from assay.coco_json import align, parse_annotations, parse_results
-from assay.metrics import get_family
+from assay.core.coco_json import align, parse_annotations, parse_results
+from assay.engine.registry import get_family
 from conformance.generate_captions import generate_caption_corpus, references_per_image
 
 WORDS = ["a", "dog", "cat", "runs", "on", "the", "grass", "red", "bike", "two", "sits", "in"]

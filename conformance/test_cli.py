@@ -72,7 +72,7 @@ def close(expected: float, got: float, rel: float = REL) -> bool:
 
 
 def assay_cmd() -> list[str]:
-    return [sys.executable, "-m", "assay.cli"]
+    return [sys.executable, "-m", "assay.cli.main"]
 
 
 def run(args: list[str], cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:

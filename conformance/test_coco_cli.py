@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import assay
-from assay.cli import main as assay_main
+from assay.cli.main import main as assay_main
 
 ANN = {"annotations": [{"image_id": 1, "caption": "a dog runs on the grass"},
                        {"image_id": 1, "caption": "a brown dog running in a field"},

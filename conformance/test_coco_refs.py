@@ -139,7 +139,7 @@ def test_clipscore_example_end_to_end(corpora_dir: Path) -> None:
     folder = corpora_dir / "clipscore-example"
     if not folder.is_dir():
         pytest.skip("clipscore-example not in the corpora folder")
-    from assay.coco_json import read_coco
+    from assay.core.coco_json import read_coco
     published = {}
     lines = (folder / "published_scores.tsv").read_text(encoding="utf-8").split("\n")
     header = lines[0].split("\t")
@@ -172,7 +172,7 @@ def test_clipscore_example_end_to_end(corpora_dir: Path) -> None:
 def test_pipeline_fixture_inputs_tokenise_like_the_jar() -> None:
     """Generated raw captions: assay's PTB tokenizer gives the jar's strings."""
     coco_ref.require_java()
-    from assay.metrics.cider import ptb_batch
+    from assay.metrics.cider.family import ptb_batch
     captions = [c for seed in range(9000, 9030) for g in references_per_image(generate_caption_corpus(seed, raw=True))
                 for c in g]
     want = coco_ref.ptb_tokenize_list(captions)

@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from assay import api
-from assay.cli import main
-from assay.compare import (VIEWS, attribute_pair, compare, default_view, leave_one_out, measure_config,
-                           view_of)
-from assay.evaluate import Evaluator
-from assay.metrics import METRIC_NAMES
-from assay.profiles import profiles_of
+from assay.engine import api
+from assay.cli.main import main
+from assay.jobs.compare import VIEWS, attribute_pair, compare, default_view, leave_one_out, measure_config, view_of
+from assay.engine.evaluate import Evaluator
+from assay.engine.registry import METRIC_NAMES
+from assay.profiles.registry import profiles_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "fixtures" / "sample"
@@ -128,9 +127,9 @@ def test_cli_compare_errors(capsys) -> None:
 def test_corpora_bleu_attributions_sum_exactly(corpora_dir: Path) -> None:
     """Acceptance: on every real corpus with text files, the attribution of sacrebleu vs NLTK vs
     multi-bleu BLEU differences adds up to the differences."""
-    from assay.errors import AssayError
-    from assay.io import read_segments
-    from assay.report import discover_corpus
+    from assay.core.errors import AssayError
+    from assay.core.io import read_segments
+    from assay.jobs.report import discover_corpus
     seen = 0
     for d in sorted(p for p in [*corpora_dir.iterdir()] if p.is_dir()):
         try:

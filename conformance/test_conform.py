@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from assay.conform import connect, identify, reports, runner, suite
-from assay.conform.assay_impl import ProfileImplementation
-from assay.errors import InputError
-from assay.profiles import profiles_of
+from assay.jobs.conform import connect, identify, reports, runner, suite
+from assay.jobs.conform.assay_impl import ProfileImplementation
+from assay.core.errors import InputError
+from assay.profiles.registry import profiles_of
 
 CLIENTS = Path(__file__).resolve().parent / "examples" / "conform_clients"
 ASSAY_CLIENT = f"cmd:{sys.executable} {CLIENTS / 'assay_client.py'}"
@@ -70,7 +70,7 @@ def _identify_bleu(spec: str) -> identify.Identification:
 # ----------------------------------------------------------------------------- own profiles
 @pytest.mark.parametrize("metric,profile", _profile_params())
 def test_assay_profile_passes_its_own_suite_direct(metric: str, profile: str) -> None:
-    report = _run(f"direct:assay.conform.assay_impl:profiles[{metric}/{profile}]", metric, [profile])
+    report = _run(f"direct:assay.jobs.conform.assay_impl:profiles[{metric}/{profile}]", metric, [profile])
     c = report.counts
     if not report.outcomes:
         pytest.skip(f"no fixture case of {metric}/{profile} at the profile's defaults")
@@ -80,7 +80,7 @@ def test_assay_profile_passes_its_own_suite_direct(metric: str, profile: str) ->
 
 @pytest.mark.parametrize("metric,profile", _profile_params())
 def test_assay_profile_identified_as_itself(metric: str, profile: str, id_suites: dict) -> None:
-    impl = connect.connect(f"direct:assay.conform.assay_impl:profiles[{metric}/{profile}]")
+    impl = connect.connect(f"direct:assay.jobs.conform.assay_impl:profiles[{metric}/{profile}]")
     result = identify.identify(impl, metric, _id_suite(id_suites, metric))
     assert result.profile == profile or profile in result.tied, result.text()
     assert not result.departures and not result.unexplained, result.text()
@@ -92,7 +92,7 @@ def test_follow_hints_passes_cases_with_knobs(metric: str) -> None:
     """assay following each case's profile and knobs passes every (sampled) case, knob cases too."""
     cases = suite.select(suite.Selection(metric, with_knobs=True))
     sample = cases[:: max(1, len(cases) // 60)]
-    impl = connect.connect("direct:assay.conform.assay_impl:follow")
+    impl = connect.connect("direct:assay.jobs.conform.assay_impl:follow")
     report = runner.run_suite(impl, sample)
     assert report.count("failed") == 0 and report.count("errored") == 0, reports.text_report(report, max_listed=5)
     assert any(c.knobs for c in sample)
@@ -244,7 +244,7 @@ def _run_profile_with_knobs(cases: list) -> runner.Report:
 
 
 def test_skip_globs_are_reported_skipped() -> None:
-    impl = connect.connect("direct:assay.conform.assay_impl:profiles[bleu/sacrebleu]")
+    impl = connect.connect("direct:assay.jobs.conform.assay_impl:profiles[bleu/sacrebleu]")
     cases = suite.select(suite.Selection("bleu", ["sacrebleu"]))
     report = runner.run_suite(impl, cases, skip=("bleu/research_sacrebleu/*",))
     skipped = [o for o in report.outcomes if o.status == "skipped"]
@@ -304,14 +304,14 @@ def test_jsonl_report_has_header_cases_footer() -> None:
 
 
 def test_text_report_summary_line() -> None:
-    report = _run("direct:assay.conform.assay_impl:profiles[ter/sacrebleu]", "ter", ["sacrebleu"])
+    report = _run("direct:assay.jobs.conform.assay_impl:profiles[ter/sacrebleu]", "ter", ["sacrebleu"])
     text = reports.text_report(report)
     assert text.splitlines()[-1] == f"{report.count('passed')} passed, 0 failed, 0 errored, 0 skipped"
 
 
 # ----------------------------------------------------------------------------- CLI
 def test_cli_conform_identify_json_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from assay.cli import main
+    from assay.cli.main import main
     junit = tmp_path / "out.xml"
     code = main(["conform", f"{BROKEN} --mode wrong-clipping", "--identify", "--format", "json",
                  "--junit", str(junit), "--run", "bleu/research_sacrebleu/*"])
@@ -323,15 +323,15 @@ def test_cli_conform_identify_json_junit(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_cli_conform_text_exit_zero(capsys: pytest.CaptureFixture[str]) -> None:
-    from assay.cli import main
-    code = main(["conform", "direct:assay.conform.assay_impl:profiles[chrf/nltk]", "--metric", "chrf"])
+    from assay.cli.main import main
+    code = main(["conform", "direct:assay.jobs.conform.assay_impl:profiles[chrf/nltk]", "--metric", "chrf"])
     out = capsys.readouterr().out
     assert code == 0 and out.splitlines()[-1].endswith(" passed, 0 failed, 0 errored, 0 skipped"), out
     assert "suite: chrf, profile nltk" in out
 
 
 def test_cli_conform_bad_impl_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from assay.cli import main
+    from assay.cli.main import main
     assert main(["conform", "nonsense", "--metric", "bleu"]) == 2
     assert "direct:package.module:callable" in capsys.readouterr().err
     assert main(["conform", "direct:no_such_module_xyz:f", "--metric", "bleu"]) == 2

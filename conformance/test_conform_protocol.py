@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from assay.conform import protocol, suite
-from assay.conform.judge import Answer, judge
-from assay.conform.runner import case_message
-from assay.conform.shapes import DirectShape, ShapeSkip, rouge_components
+from assay.jobs.conform import protocol, suite
+from assay.jobs.conform.judge import Answer, judge
+from assay.jobs.conform.runner import case_message
+from assay.jobs.conform.shapes import DirectShape, ShapeSkip, rouge_components
 
 GOOD = {
     "start": [{"cmd": "start", "version": 1}],
@@ -219,14 +219,14 @@ def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
         env["PYTHONPATH"] = str(root)
         load: list[str] = []
     else:
-        load = ["-p", "assay.pytest_plugin"]
+        load = ["-p", "assay.cli.pytest_plugin"]
     return subprocess.run([sys.executable, "-m", "pytest", *load, "-p", "no:cacheprovider",
                            "-q", "-rfEX", *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
 
 
 def test_pytest_plugin_one_item_per_case(tmp_path: Path) -> None:
     cases = suite.select(suite.Selection("chrf", ["nltk"]))
-    proc = _pytest(tmp_path, "--assay-impl=direct:assay.conform.assay_impl:profiles[chrf/nltk]", "--assay-metric=chrf")
+    proc = _pytest(tmp_path, "--assay-impl=direct:assay.jobs.conform.assay_impl:profiles[chrf/nltk]", "--assay-metric=chrf")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"{len(cases)} passed" in proc.stdout
 

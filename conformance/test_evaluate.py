@@ -10,11 +10,11 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from assay import api
-from assay.errors import AssayError
-from assay.evaluate import Evaluator
-from assay.metrics import get_family
-from assay.profiles import profiles_of
+from assay.engine import api
+from assay.core.errors import AssayError
+from assay.engine.evaluate import Evaluator
+from assay.engine.registry import get_family
+from assay.profiles.registry import profiles_of
 from conformance.generate import generate_corpus
 
 METRICS = ("bleu", "nist", "chrf", "ter", "rouge", "cider")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import assay
-from assay.io import SegmentFile
+from assay.core.io import SegmentFile
 from conformance.fixture_io import FIXTURES, iter_cases, within
 from conformance.references.availability import missing
 

@@ -12,10 +12,10 @@ sentence = st.lists(st.sampled_from(WORDS), min_size=1, max_size=10).map(" ".joi
 @pytest.fixture(scope="module", autouse=True)
 def _resources():
     import assay
-    from assay.metrics.meteor15 import resources
+    from assay.resources import meteor15 as resources
     try:
         resources.load()
-    except assay.errors.MissingDependencyError as exc:  # type: ignore[attr-defined]
+    except assay.core.errors.MissingDependencyError as exc:  # type: ignore[attr-defined]
         from conformance.references.availability import missing
         missing(str(exc))
 

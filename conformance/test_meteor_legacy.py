@@ -98,7 +98,7 @@ def test_doc_example_and_scores_above_one(legacy_tool) -> None:
 
 def test_wordnet_iterated_morphy(legacy_tool) -> None:
     """Lemma names of ``synsets(w)`` with the rules re-applied (``handless`` -> ``handle``)."""
-    from assay.wordnet import load
+    from assay.resources.wordnet import load
     ref.wordnet()
     from nltk.corpus import wordnet as nltk_wn
     wn = load()
@@ -115,8 +115,8 @@ def test_stemmer_case(legacy_tool) -> None:
     """Short words keep their case; the irregular table is case-sensitive (``Dying`` -> ``dy``)."""
     from nltk.stem.porter import PorterStemmer
 
-    from assay.api import make_config
-    from assay.metrics.meteor import _Matcher
+    from assay.engine.api import make_config
+    from assay.metrics.meteor.family import _Matcher
     words = ["We", "AT", "A,", "Dying", "DYING", "News", "Skies", "Sky", "Howe", "Succeed", "Innings",
              "Cats", "Running", "Happiness", "ÉTÉS", "Write", "we", "dying", "news"]
     nltk_stemmer = PorterStemmer()

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import assay
-from assay.errors import InputError, MissingDependencyError
-from assay.wordnet import resolve_dir
+from assay.core.errors import InputError, MissingDependencyError
+from assay.resources.wordnet import resolve_dir
 from conformance.references.availability import missing
 
 WORDS = ["the", "cat", "cats", "sat", "sit", "sitting", "on", "mat", "mats", "dog", "big", "large", "ran",
@@ -81,7 +81,7 @@ def test_corpus_is_mean_of_segments() -> None:
     assert corpus.value == pytest.approx(sum(seg) / len(seg), rel=1e-12)
     assert seg[2] == 0.0
     stats, config, _, _ = assay.compute_stats("meteor", hyps, refs, "nltk", **OFFLINE)
-    from assay.metrics import get_family
+    from assay.engine.registry import get_family
     sums = np.vstack([stats.select([0, 1]).total(), stats.select([3, 3, 2]).total()])
     got = get_family("meteor").scores_from_sums(sums, config)
     assert got[0] == pytest.approx((seg[0] + seg[1]) / 2, rel=1e-12)
@@ -120,7 +120,7 @@ def test_bad_knob() -> None:
 
 
 def test_wordnet_reader(wordnet_dir: str) -> None:
-    from assay.wordnet import load
+    from assay.resources.wordnet import load
     wn = load(wordnet_dir)
     assert "domestic_dog" in wn.lemma_names("dog")
     assert "goose" in wn.lemma_names("geese")            # noun.exc
@@ -137,8 +137,8 @@ def test_wordnet_reader(wordnet_dir: str) -> None:
 def test_corpus_engine_equals_pairwise_alignment(wordnet_dir: str, hyps, streams, profile, lowercase) -> None:
     """The whole-corpus alignment (numpy joins) and the per-pair greedy loop (used when the corpus
     is too large for the joins' integer keys) give the same rows, for both NLTK generations."""
-    from assay.api import compute_stats
-    from assay.metrics import meteor
+    from assay.engine.api import compute_stats
+    from assay.metrics.meteor import family as meteor
     refs = [s[:len(hyps)] for s in streams]
     fast = compute_stats("meteor", hyps, refs, profile, level="sentence", lowercase=lowercase)[0].rows
     original = meteor._align_units

@@ -90,7 +90,7 @@ def test_no_lowercase_capitalised_irregular_stems(nltk_ref) -> None:
 
 def test_wordnet_lemma_names(nltk_ref) -> None:
     from assay.stemmers.porter import PorterStemmer
-    from assay.wordnet import load
+    from assay.resources.wordnet import load
     wn = load()
     stemmer = PorterStemmer("nltk")
     words = set(VOCAB) | {w.lower() for w in VOCAB}

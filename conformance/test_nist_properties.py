@@ -17,9 +17,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import assay
-from assay.api import compute_stats
-from assay.errors import ToolBehaviourError
-from assay.metrics import get_family
+from assay.engine.api import compute_stats
+from assay.core.errors import ToolBehaviourError
+from assay.engine.registry import get_family
 from conformance.strategies import corpus, segment
 
 PLAIN = {"tokenize": "none", "lowercase": False}
@@ -133,7 +133,7 @@ def test_corpus_order_invariance_and_bounds(data):
 @given(segment(), segment())
 @settings(deadline=None, max_examples=50)
 def test_penalty_shape(hyp, ref):
-    from assay.metrics.nist import length_penalty
+    from assay.metrics.nist.family import length_penalty
     assert length_penalty(2 / 3) == pytest.approx(0.5)
     assert length_penalty(1.0) == 1.0 and length_penalty(3.0) == 1.0 and length_penalty(0.0) == 0.0
     r = len(hyp.split()) / max(len(ref.split()), 1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import assay
-from assay.errors import InputError, KnobError, ToolBehaviourError
+from assay.core.errors import InputError, KnobError, ToolBehaviourError
 from conformance.fixture_io import iter_cases
 
 FILES = [("bleu", "nltk_research"), ("bleu", "nltk_generated"), ("bleu", "nltk35_generated"),

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import assay
-from assay.errors import ToolBehaviourError
+from assay.core.errors import ToolBehaviourError
 from conformance.fixture_io import within
 from conformance.references import nltk_ref
 from conformance.references.availability import in_ci, require
@@ -157,7 +157,7 @@ def test_nltk_string_quirk_is_real(nltk_latest):
     character by character."""
     from nltk.translate.bleu_score import sentence_bleu
     from assay.compat import nltk as compat
-    with pytest.raises(assay.errors.InputError):
+    with pytest.raises(assay.core.errors.InputError):
         compat.sentence_bleu(["the cat sat on the mat"], "the cat sat on a mat")
     assert sentence_bleu(["the cat sat on the mat"], "the cat sat on a mat") == pytest.approx(0.776, abs=5e-4)
 

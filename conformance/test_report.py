@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli import main
-from assay.report import discover_corpus, sample_dir
+from assay.cli.main import main
+from assay.jobs.report import discover_corpus, sample_dir
 from conformance.references.availability import in_ci, require
 
 ROOT = Path(__file__).resolve().parent.parent

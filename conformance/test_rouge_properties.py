@@ -10,10 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import assay
-from assay.errors import InputError, KnobError
-from assay.metrics import get_family
-from assay.metrics.rouge.lcs import (lcs_length, lcs_ref_positions, lcs_ref_positions_dp, lcs_table,
-                                     wlcs_positions)
+from assay.core.errors import InputError, KnobError
+from assay.engine.registry import get_family
+from assay.metrics.rouge.lcs import lcs_length, lcs_ref_positions, lcs_ref_positions_dp, lcs_table, wlcs_positions
 from assay.metrics.rouge.measures import union_lcs_hits
 
 WORDS = ["the", "cat", "sat", "on", "mat", "dog", "a", "ran", "big", "red"]
@@ -169,7 +168,7 @@ def test_sentence_scores_average_to_corpus(pairs: list[tuple[str, str]]) -> None
 @given(st.lists(st.tuples(document, document), min_size=1, max_size=6), st.sampled_from(["document", "token"]))
 def test_scores_from_sums_equals_score_stats(pairs: list[tuple[str, str]], averaging: str) -> None:
     hyps, refs = [h for h, _ in pairs], [[r for _, r in pairs]]
-    stats, config, _, _ = assay.api.compute_stats("rouge", hyps, refs, "rouge-score", averaging=averaging)
+    stats, config, _, _ = assay.engine.api.compute_stats("rouge", hyps, refs, "rouge-score", averaging=averaging)
     family = get_family("rouge")
     rng = np.random.default_rng(0)
     picks = [rng.integers(0, len(stats), len(stats)) for _ in range(3)]

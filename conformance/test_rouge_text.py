@@ -20,12 +20,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assay.errors import InputError, KnobError, MissingDependencyError
-from assay.metrics.rouge import resources
-from assay.metrics.rouge.text import (SENTENCE_SPLITS, STEMMERS, TOKENIZERS, TextPipeline, split_sentences,
-                                      truncate, truncate_lcs)
+from assay.core.errors import InputError, KnobError, MissingDependencyError
+from assay.resources import rouge155 as resources
+from assay.metrics.rouge.text import SENTENCE_SPLITS, STEMMERS, TOKENIZERS, TextPipeline, split_sentences, truncate, truncate_lcs
 from assay.stemmers import PorterStemmer
-from assay.stemmers.exceptions import read_exception_table
+from assay.resources.exceptions import read_exception_table
 from conformance.references.availability import missing
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "tokenizers" / "rouge.json"

@@ -16,9 +16,9 @@ import pytest
 
 from conformance.fixture_io import FIXTURES, load_fixture_file
 
-import assay.significance as sig
-from assay.errors import KnobError, ToolBehaviourError
-from assay.significance_text import confidence_lines
+import assay.jobs.significance as sig
+from assay.core.errors import KnobError, ToolBehaviourError
+from assay.jobs.significance_text import confidence_lines
 
 FILES = sorted((FIXTURES / "significance").glob("*.json"))
 CASES = [(path.stem, case) for path in FILES for case in load_fixture_file(path)["cases"]]
@@ -32,7 +32,7 @@ def _close(expected: float | None, got: float | None) -> bool:
 
 
 def _metrics(case: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
-    from assay.metrics import get_family
+    from assay.engine.registry import get_family
     out = []
     for m in case["metrics"]:
         try:

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import assay.significance as sig
-from assay.api import compute_stats
-from assay.errors import InputError, KnobError
-from assay.metrics import get_family
-from assay.stats import SegmentStats
+import assay.jobs.significance as sig
+from assay.engine.api import compute_stats
+from assay.core.errors import InputError, KnobError
+from assay.engine.registry import get_family
+from assay.core.stats import SegmentStats
 from conformance.generate import generate_corpus
 
 from conformance.regen_significance import significance_corpus
@@ -211,7 +211,7 @@ def test_unseeded_runs_still_pair_the_systems() -> None:
 
 # ----------------------------------------------------------------------------- CLI
 def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "assay.cli", "significance", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "assay.cli.main", "significance", *args], capture_output=True,
                           text=True, env=env)
 
 

@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import assay.significance as sig
-from assay.errors import KnobError
-from assay.significance_text import confidence_lines
+import assay.jobs.significance as sig
+from assay.core.errors import KnobError
+from assay.jobs.significance_text import confidence_lines
 from conformance.references import significance_ref as ref
 from conformance.regen_significance import significance_corpus
 
@@ -30,7 +30,7 @@ SACREBLEU = "2.6.0"
 
 
 def _has(metric: str) -> bool:
-    from assay.metrics import get_family
+    from assay.engine.registry import get_family
     try:
         get_family(metric)
     except KnobError:

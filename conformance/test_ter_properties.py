@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import assay
-from assay.metrics import get_family
-from assay.metrics import ter_shifts
-from assay.metrics.ter_shifts import BitRows, Limits, Scorer, _out_of_beam_floor, ter_edits
+from assay.engine.registry import get_family
+from assay.metrics.ter import shifts as ter_shifts
+from assay.metrics.ter.shifts import BitRows, Limits, Scorer, _out_of_beam_floor, ter_edits
 from assay.tokenizers.ter import TokenizerTercom
 from conformance.strategies import corpus, segment
 

@@ -23,12 +23,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assay.errors import MissingDependencyError
+from assay.core.errors import MissingDependencyError
 from assay.tokenizers import TOKENIZER_NAMES, get_tokenizer
 from assay.tokenizers import intl as intl_mod
 from assay.tokenizers import tok_13a, zh
-from assay.tokenizers.base import (ASCII_SPACE_CHARS, PERL_SPACE_CHARS, ascii_split, choose_separator,
-                                   lowercase_text, perl_lc, perl_split)
+from assay.tokenizers.base import ASCII_SPACE_CHARS, PERL_SPACE_CHARS, ascii_split, choose_separator, lowercase_text, perl_lc, perl_split
 from assay.tokenizers.ja_mecab import TokenizerJaMecab
 from conformance.fixture_io import FIXTURES
 from conformance.references.availability import importable

@@ -15,8 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.tokenizers.ptb import (COCO_PUNCTUATION, coco_tokenize, coco_tokenize_lines, ptb_tokenize,
-                                          ptb_tokenize_lines)
+from assay.tokenizers.ptb import COCO_PUNCTUATION, coco_tokenize, coco_tokenize_lines, ptb_tokenize, ptb_tokenize_lines
 from conformance.references.ptb_ref import KNOWN_DIVERGENCES, kd_classes, wrapper_line
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "tokenizers" / "ptb.json"

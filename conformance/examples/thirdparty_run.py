@@ -18,7 +18,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from assay.conform import connect, identify, runner, suite
+from assay.jobs.conform import connect, identify, runner, suite
 
 
 @dataclass(frozen=True)

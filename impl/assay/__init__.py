@@ -3,12 +3,12 @@
 >>> import assay
 >>> assay.score("bleu", ["the cat sat on the mat"], [["the cat sat on the mat"]]).value
 """
-from ._version import __version__
-from .api import compute_stats, make_config, score, score_from_stats, sentence_scores
-from .errors import AssayError, InputError, KnobError, MissingDependencyError, ToolBehaviourError
-from .profiles import Profile, get_profile, profiles_of
-from .score import Score
-from .stats import SegmentStats
+from assay._version import __version__
+from assay.engine.api import compute_stats, make_config, score, score_from_stats, sentence_scores
+from assay.core.errors import AssayError, InputError, KnobError, MissingDependencyError, ToolBehaviourError
+from assay.profiles.registry import Profile, get_profile, profiles_of
+from assay.core.score import Score
+from assay.core.stats import SegmentStats
 
 __all__ = ["__version__", "score", "sentence_scores", "compute_stats", "score_from_stats", "make_config",
            "Score", "SegmentStats", "Profile", "get_profile", "profiles_of", "AssayError", "InputError",

@@ -23,9 +23,9 @@ def main() -> int:
     args = ap.parse_args()
 
     import assay
-    from assay.conform.assay_impl import score_case
-    from assay.conform.suite import report_knobs
-    from assay.metrics import METRIC_NAMES
+    from assay.jobs.conform.assay_impl import score_case
+    from assay.jobs.conform.suite import report_knobs
+    from assay.engine.registry import METRIC_NAMES
 
     fixed_metric, _, fixed_profile = (args.profile or "").partition("/")
     for line in sys.stdin:

@@ -4,13 +4,13 @@
 The call shapes are NLTK's (per-segment references, token lists), so code written against
 ``nltk.translate`` can switch by changing the import. Two deliberate differences:
 
-- A hypothesis or reference given as a ``str`` is rejected with :class:`assay.errors.InputError`.
+- A hypothesis or reference given as a ``str`` is rejected with :class:`assay.core.errors.InputError`.
   NLTK iterates a string character by character and silently scores characters
   (``sentence_bleu(["the cat sat on the mat"], "the cat sat on a mat")`` gives 0.776 there).
-- An empty corpus is an :class:`~assay.errors.InputError` (NLTK: ``ZeroDivisionError``).
+- An empty corpus is an :class:`~assay.core.errors.InputError` (NLTK: ``ZeroDivisionError``).
 
 Where NLTK itself fails (method6's ``AssertionError``, NIST's ``ZeroDivisionError``), an
-:class:`assay.errors.ToolBehaviourError` is raised whose ``tool_error`` names NLTK's exception.
+:class:`assay.core.errors.ToolBehaviourError` is raised whose ``tool_error`` names NLTK's exception.
 ``smoothing_function`` takes ``None`` (method0), ``"method3"``/``3``, or a bound method of an NLTK
 ``SmoothingFunction`` (its ``epsilon``, ``alpha`` and ``k`` are honoured; NLTK is never imported).
 """
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .. import api
-from ..errors import InputError
+from assay.engine import api
+from assay.core.errors import InputError
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 

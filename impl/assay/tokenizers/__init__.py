@@ -4,8 +4,8 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import import_module
 
-from ..errors import KnobError, MissingDependencyError
-from .base import Lowercase, Tokenizer, lowercase_text
+from assay.core.errors import KnobError, MissingDependencyError
+from assay.tokenizers.base import Lowercase, Tokenizer, lowercase_text
 
 # name -> "module:Class"; one module per tokenizer family.
 _REGISTRY: dict[str, str] = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .base import Lowercase, Tokenizer, distinct_batch, lowercase_text
+from assay.tokenizers.base import Lowercase, Tokenizer, distinct_batch, lowercase_text
 
 
 class TokenizerChar(Tokenizer):

@@ -40,7 +40,7 @@ from typing import Sequence
 
 import regex
 
-from .base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
+from assay.tokenizers.base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
 
 _R1 = regex.compile(r"(\P{N})(\p{P})")
 _R2 = regex.compile(r"(\p{P})(\P{N})")

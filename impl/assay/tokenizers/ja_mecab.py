@@ -8,7 +8,7 @@ which the final ``str.split()`` then drops. Signature name ``ja-mecab-0.996-IPA`
 
 Optional extra: needs ``mecab-python3`` and ``ipadic`` (``pip install 'assay-metrics[ja]'``).
 They are imported on first use, not when :mod:`assay` is imported; if they are missing,
-:class:`assay.errors.MissingDependencyError` says so. The tagger is created with the ``ipadic``
+:class:`assay.core.errors.MissingDependencyError` says so. The tagger is created with the ``ipadic``
 package's own ``MECAB_ARGS`` plus ``-Owakati``, and the dictionary must have 392126 entries (the
 IPA dictionary sacrebleu checks for); any other dictionary would silently change the tokens.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import MissingDependencyError
-from .base import Tokenizer
+from assay.core.errors import MissingDependencyError
+from assay.tokenizers.base import Tokenizer
 
 IPADIC_SIZE = 392126
 INSTALL_HINT = "pip install 'assay-metrics[ja]'"

@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 from typing import Any, Sequence
 
-from ..errors import MissingDependencyError
+from assay.core.errors import MissingDependencyError
 
 #: tensor2tensor get_ende_bleu.sh / fairseq compound_split_bleu.sh: perl -ple 's{(\S)-(\S)}{$1 ##AT##-##AT## $2}g'
 #: (Perl on bytes: \S is "not ASCII whitespace", hence re.ASCII; non-overlapping left to right, so

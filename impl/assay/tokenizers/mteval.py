@@ -51,10 +51,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .base import (Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text, perl_collapse,
-                   perl_lc, perl_split)
-from .intl import apply_intl_regexes, intl_batch
-from .tok_13a import SEPARATOR_CANDIDATES, _apply_bytes, _NoPlaceholder, apply_13a_regexes
+from assay.tokenizers.base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text, perl_collapse, perl_lc, perl_split
+from assay.tokenizers.intl import apply_intl_regexes, intl_batch
+from assay.tokenizers.tok_13a import SEPARATOR_CANDIDATES, _apply_bytes, _NoPlaceholder, apply_13a_regexes
 
 
 def _lower(text: str, lowercase: Lowercase) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .base import Lowercase, Tokenizer, ascii_split, distinct_batch, lowercase_text, perl_lc
+from assay.tokenizers.base import Lowercase, Tokenizer, ascii_split, distinct_batch, lowercase_text, perl_lc
 
 
 def _lower(text: str, lowercase: Lowercase) -> str:

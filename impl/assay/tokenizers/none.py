@@ -1,7 +1,7 @@
 """``none``: no rewriting; tokens are Python ``str.split()`` of the segment (sacrebleu ``tokenize='none'``)."""
 from __future__ import annotations
 
-from .base import Tokenizer
+from assay.tokenizers.base import Tokenizer
 
 
 class NoneTokenizer(Tokenizer):

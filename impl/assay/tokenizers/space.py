@@ -5,7 +5,7 @@ string is one (empty) token, and two spaces in a row make an empty token between
 """
 from __future__ import annotations
 
-from .base import Tokenizer
+from assay.tokenizers.base import Tokenizer
 
 
 class TokenizerSpace(Tokenizer):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from .base import Lowercase, Tokenizer, distinct_batch
+from assay.tokenizers.base import Lowercase, Tokenizer, distinct_batch
 
 #: characters padded with spaces by ``asian_support`` (probed on every code point, 3 contexts)
 ASIAN_CHARS = ("\u2e80-\u2eff\u3001-\u3002\u3008-\u3011\u3014-\u301f\u30fb\u31c0-\u31ef"

@@ -51,7 +51,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from .base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
+from assay.tokenizers.base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
 
 # ---------------------------------------------------------------------------------------------
 # The literal rules (reference implementation, used by the tests and by nothing hot).

@@ -27,8 +27,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from .base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
-from .tok_13a import SEPARATOR_CANDIDATES, _apply_bytes, _NoPlaceholder, reference_13a_regexes
+from assay.tokenizers.base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
+from assay.tokenizers.tok_13a import SEPARATOR_CANDIDATES, _apply_bytes, _NoPlaceholder, reference_13a_regexes
 
 # Inclusive ranges of code points sacrebleu 2.6.0 isolates as "Chinese" (probed; see docstring).
 CHINESE_RANGES: tuple[tuple[int, int], ...] = (

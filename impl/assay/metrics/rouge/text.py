@@ -46,9 +46,9 @@ import re
 import unicodedata
 from typing import Callable
 
-from ...errors import InputError, KnobError
-from ...stemmers.porter import PorterStemmer
-from .resources import load_exceptions, load_stopwords
+from assay.core.errors import InputError, KnobError
+from assay.stemmers.porter import PorterStemmer
+from assay.resources.rouge155 import load_exceptions, load_stopwords
 
 TOKENIZERS: tuple[str, ...] = ("rouge155", "rouge-score", "unicode", "space")
 SENTENCE_SPLITS: tuple[str, ...] = ("newline", "none", "marker", "t-tags")

@@ -1,0 +1,4 @@
+"""``python -m assay``: the ``assay`` command."""
+from assay.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""The shape every metric family has: knobs, per-segment statistics, score from statistics.
+
+Like sacrebleu's Metric and torchmetrics' update/compute split: ``segment_stats`` is the only
+place text is read; ``score_stats`` works on rows alone, so corpus scores, sentence scores,
+resampling and chunked scoring share one code path.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Sequence
+
+import numpy as np
+
+from assay.core.errors import KnobError
+from assay.core.knobs import Config, KnobSet
+from assay.core.stats import SegmentStats
+
+Refs = Sequence[Sequence["str | None"]]          # reference streams, each aligned with hyps
+Segments = Sequence["str | Sequence[str]"]       # raw strings or pre-tokenised token lists
+
+
+class MetricFamily(ABC):
+    """One metric family (BLEU, NIST, ...): its knobs and its two computation stages."""
+
+    name: str
+    knobset: KnobSet
+
+    def derive(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """Fill knobs implied by others the user set (e.g. BLEU's order from NLTK weights)."""
+        return settings
+
+    @abstractmethod
+    def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+        """One row of sufficient statistics per segment."""
+
+    @abstractmethod
+    def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
+        """The corpus score (tool scale) and its components from the rows."""
+
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+        """Each row scored alone: (value, components dict or a zero-argument function building it).
+        Families override with a vectorised version."""
+        return [self.score_stats(stats.row(i), config) for i in range(len(stats))]
+
+    def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
+        """Vectorised corpus scores for many resampled corpora (significance testing).
+
+        ``sums[k]`` is the column-wise sum of the segment rows of resample ``k`` (shape
+        ``(n_resamples, n_columns)``); the result holds one corpus score per resample, on the
+        tool's scale, equal to ``score_stats`` on those rows. Families whose corpus score is not a
+        function of summed rows under ``config`` raise :class:`KnobError`.
+        """
+        raise KnobError(f"{self.name}: corpus score is not a function of summed statistics")
+
+    @abstractmethod
+    def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
+        """The signature string naming every setting behind a score."""
+
+    @abstractmethod
+    def format_text(self, value: float, components: dict[str, Any], config: Config,
+                    profile: str | None, signature: str, width: int | None) -> str:
+        """The line the reproduced tool prints for this score."""
+
+    def tool_json(self, value: float, components: dict[str, Any], config: Config,
+                  profile: str | None, signature: str, width: int | None) -> dict[str, Any] | None:
+        """The reproduced tool's own JSON output, where it has one (sacrebleu CLI)."""
+        return None

@@ -1,0 +1,132 @@
+"""Score one corpus under many configurations, computing each distinct set of statistics once.
+
+``compare``, ``report``, ``audit`` and ``conform`` score the same hypotheses and references under
+dozens to thousands of configurations. Most configurations differ only in knobs that the
+score stage reads (smoothing, scale, effective order, averaging ...), so their per-segment
+statistics are identical. :class:`Evaluator` finds that out without any per-knob annotation:
+the first time it computes statistics it hands the family a :class:`ReadTrackingConfig`, which
+records every knob ``segment_stats`` reads. Because ``segment_stats`` is deterministic and its
+control flow depends only on the knobs it reads, any later configuration that agrees on exactly
+those knobs has the same statistics, and the cached rows are reused (a cache hit is exact, not a
+heuristic). Code that reads the whole configuration (iteration, ``as_dict``, hashing) marks
+every knob as read, which only makes reuse more conservative.
+
+Tool failures (:class:`~assay.core.errors.ToolBehaviourError`) are cached like results, so a
+configuration space with a crashing corner is explored once.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from assay.engine import api
+from assay.core.errors import InputError, ToolBehaviourError
+from assay.core.knobs import Config, hashable
+from assay.engine.registry import get_family
+from assay.profiles.registry import Profile, get_profile
+from assay.core.score import Score
+from assay.core.stats import SegmentStats
+
+
+class ReadTrackingConfig(Config):
+    """A :class:`Config` that remembers which knobs were read (the statistics' cache key)."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, config: Config):
+        object.__setattr__(self, "metric", config.metric)
+        object.__setattr__(self, "_values", config._values)
+        object.__setattr__(self, "read", set())
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return self._values[key]
+
+    def __getattr__(self, key: str) -> Any:
+        if key in self._values:
+            self.read.add(key)
+            return self._values[key]
+        raise AttributeError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        self.read.update(self._values)
+        return iter(self._values)
+
+    def __hash__(self) -> int:
+        self.read.update(self._values)
+        return super().__hash__()
+
+    def as_dict(self) -> dict[str, Any]:
+        self.read.update(self._values)
+        return dict(self._values)
+
+
+_ABSENT = object()   # a knob name the family asked for with .get() that this family does not have
+
+
+class Evaluator:
+    """One metric on one corpus: configurations in, scores out, statistics shared.
+
+    ``refs`` are reference streams (as in :func:`assay.score`). ``stats_computed`` counts the
+    distinct statistics actually computed (for benchmarks and tests).
+    """
+
+    def __init__(self, metric: str, hyps: Sequence[Any], refs: Any, refs_orientation: str = "streams"):
+        if not hyps:
+            raise InputError("no hypotheses: the input is empty")
+        self.metric = metric.lower()
+        self.family = get_family(self.metric)
+        self.hyps = list(hyps)
+        self.streams = api.normalize_refs(self.hyps, refs, refs_orientation)
+        self.nrefs = api.nrefs_field(self.streams)
+        self._entries: list[tuple[tuple[str, ...], tuple[Any, ...], SegmentStats | ToolBehaviourError]] = []
+        self.stats_computed = 0
+
+    # ------------------------------------------------------------------ configurations
+    def config(self, profile: str | None = None, level: str = "corpus", **knobs: Any) -> tuple[Config, Profile]:
+        """The complete configuration of ``profile`` + ``knobs`` (see :func:`assay.engine.api.make_config`)."""
+        return api.make_config(self.metric, profile, level, **knobs)
+
+    # ------------------------------------------------------------------ statistics
+    def stats(self, config: Config) -> SegmentStats:
+        """Per-segment statistics under ``config``, reused across configurations that agree on
+        every knob ``segment_stats`` reads."""
+        for names, values, result in self._entries:
+            if all(hashable(config.get(n, _ABSENT)) == v for n, v in zip(names, values)):
+                if isinstance(result, ToolBehaviourError):
+                    raise result
+                return result
+        tracked = ReadTrackingConfig(config)
+        try:
+            result: SegmentStats | ToolBehaviourError = self.family.segment_stats(self.hyps, self.streams, tracked)
+        except ToolBehaviourError as exc:
+            result = exc
+        names = tuple(sorted(tracked.read))
+        self._entries.append((names, tuple(hashable(config.get(n, _ABSENT)) for n in names), result))
+        self.stats_computed += 1
+        if isinstance(result, ToolBehaviourError):
+            raise result
+        return result
+
+    # ------------------------------------------------------------------ scores
+    def score(self, config: Config, profile: Profile | str | None = None, width: int | None = None) -> Score:
+        """The corpus score under ``config`` (``profile`` only names it in the signature)."""
+        prof = profile if isinstance(profile, Profile) else get_profile(self.metric, profile)
+        self._check_refs(prof)
+        return api.score_from_stats(self.metric, self.stats(config), config, prof, self.nrefs, width)
+
+    def value(self, config: Config) -> float:
+        """The corpus score's value alone (no signature or text): the fast path for searches."""
+        return float(self.family.score_stats(self.stats(config), config)[0])
+
+    def sentence_values(self, config: Config) -> np.ndarray:
+        """One value per segment under ``config`` (use a sentence-level configuration for the
+        tool's sentence defaults)."""
+        pairs = self.family.sentence_stats_scores(self.stats(config), config)
+        return np.array([v for v, _ in pairs], dtype=np.float64)
+
+    def _check_refs(self, prof: Profile) -> None:
+        if prof.max_refs is not None and len(self.streams) > prof.max_refs:
+            raise InputError(f"profile {prof.full_name} takes at most {prof.max_refs} reference(s), "
+                             f"got {len(self.streams)}")

@@ -1,0 +1,32 @@
+"""Metric families: one module per family; the registry maps a metric name to its family object."""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from assay.core.errors import KnobError
+
+if TYPE_CHECKING:
+    from assay.core.family import MetricFamily
+
+_FAMILIES: dict[str, str] = {
+    "rouge": "rouge:FAMILY",
+    "bleu": "bleu:FAMILY",
+    "nist": "nist:FAMILY",
+    "chrf": "chrf:FAMILY",
+    "cider": "cider:FAMILY",
+    "coco": "coco:FAMILY",
+    "ter": "ter:FAMILY",
+    "meteor": "meteor:FAMILY",
+}
+
+METRIC_NAMES: tuple[str, ...] = tuple(_FAMILIES)
+
+
+def get_family(metric: str) -> "MetricFamily":
+    try:
+        target = _FAMILIES[metric.lower()]
+    except KeyError:
+        raise KnobError(f"unknown metric {metric!r}; known: {', '.join(METRIC_NAMES)}") from None
+    module_name, attr = target.split(":")
+    return getattr(import_module(f"assay.metrics.{module_name}.family"), attr)

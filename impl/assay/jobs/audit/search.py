@@ -1,0 +1,307 @@
+"""Evaluate a configuration space on one corpus and keep the configurations that give a claim.
+
+One :class:`~assay.engine.evaluate.Evaluator` per (reference subset, input preprocessing): it computes
+each distinct set of per-segment statistics once. Knobs that only the score stage reads reuse
+the statistics; for BLEU the smoothing method is also read by ``segment_stats`` (only to decide
+whether NLTK methods 5/7's extra 5-gram columns are needed), so the search asks for statistics
+under the canonical smoothing ``exp`` whenever the method needs no extra columns — the columns
+and rows are then identical (checked by conformance/test_audit.py), and the smoothing grid costs
+no extra tokenisation.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from assay.core.errors import AssayError, KnobError, MissingDependencyError
+from assay.engine.evaluate import Evaluator
+from assay.core.knobs import Config
+from assay.engine.registry import get_family
+from assay.core.score import Score
+from assay.jobs.audit import space as sp
+from assay.jobs.audit.claims import Claim
+from assay.jobs.audit.space import Candidate, RefSubset
+
+_EXTRA_ORDER_SMOOTHING = ("nltk-method5", "nltk-method7")
+
+
+@dataclass
+class Evaluated:
+    """A candidate with its score on the claim's scale (``value``) or the reason it has none."""
+
+    candidate: Candidate
+    value: float | None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.value is not None and math.isfinite(self.value)
+
+
+@dataclass
+class AuditResult:
+    claim: Claim
+    evaluated: list[Evaluated]
+    matches: list[Evaluated]
+    standard: Evaluated
+    notes: list[str] = field(default_factory=list)
+
+    def nearest(self, k: int = 5) -> list[Evaluated]:
+        """The ``k`` configurations closest to the claim, one per distinct score (the most common
+        configuration giving it)."""
+        ok = sorted((e for e in self.evaluated if e.ok),
+                    key=lambda e: (abs(e.value - self.claim.value), e.candidate.cost, e.candidate.departures))
+        out: list[Evaluated] = []
+        seen: set[float] = set()
+        for e in ok:
+            key = float(f"{e.value:.10g}")
+            if key not in seen:
+                seen.add(key)
+                out.append(e)
+                if len(out) == k:
+                    break
+        return out
+
+
+class Auditor:
+    """One system output and its reference streams, audited for claims of one metric family."""
+
+    def __init__(self, metric: str, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]],
+                 lang: str = "en", preprocessing: bool = True, single_refs: bool = True, thorough: bool = False,
+                 captions: bool = False):
+        self.metric = metric.lower()
+        get_family(self.metric)
+        self.hyps = list(hyps)
+        self.streams = [list(s) for s in ref_streams]
+        self.lang = lang
+        self.preprocessing = preprocessing
+        self.single_refs = single_refs
+        self.thorough = thorough
+        self.captions = captions
+        self.notes: list[str] = []
+        self._evaluators: dict[tuple[str, str], Evaluator] = {}
+        self._prepped: dict[tuple[str, int], list[str | None]] = {}
+        self._values: dict[Candidate, Evaluated] = {}
+        self._corpus_facts: dict[int, tuple[bool, bool]] = {}
+        has_empty = any(r is not None and not r.strip() for s in self.streams for r in s)
+        self.subsets = sp.ref_subsets(len(self.streams), has_empty, single_refs,
+                                      reorder=self.metric in sp.ORDER_SENSITIVE_METRICS)
+        self.preps = self._available_preps()
+
+    # ------------------------------------------------------------------ inputs
+    def _available_preps(self) -> tuple[str, ...]:
+        if self.captions and self.metric in sp.CAPTION_PREP_METRICS:
+            return sp.RAW_PREP + ("ptb",)     # COCOEvalCap's PTBTokenizer before every scorer
+        if self.metric != "bleu" or not self.preprocessing:
+            return sp.RAW_PREP
+        from assay.tokenizers.moses import moses_available
+        if moses_available():
+            return sp.RAW_PREP + (sp.ALL_TOKENISED_PREPS if self.thorough else sp.TOKENISED_PREPS)
+        self.notes.append("Moses tokenisation skipped: sacremoses is not installed (pip install 'assay[moses]'); "
+                          "only the ##AT##-##AT## compound split of the given text is tried")
+        return sp.RAW_PREP + ("compound",)
+
+    def _prep(self, prep: str, index: int) -> list[str | None]:
+        """Stream ``index`` (-1 = hypotheses) under preprocessing ``prep`` (cached)."""
+        key = (prep, index)
+        if key not in self._prepped:
+            lines: list[str | None] = self.hyps if index < 0 else self.streams[index]
+            if prep == "raw":
+                out = list(lines)
+            elif prep == "ptb":
+                out = self._ptb(index)
+            else:
+                from assay.tokenizers import moses
+                if prep == "compound":
+                    out = moses.compound_split(lines)
+                elif prep == "moses+compound":
+                    out = moses.compound_split(self._prep("moses", index))
+                else:
+                    out = moses.moses_tokenize(lines, self.lang, aggressive=(prep == "moses-a"))
+            self._prepped[key] = out
+        return self._prepped[key]
+
+    def _ptb(self, index: int) -> list[str | None]:
+        """pycocoevalcap's PTBTokenizer as COCOEvalCap batches it: all results in image order in one
+        run, all references (image by image, in order) in another."""
+        from assay.metrics.cider.family import ptb_batch
+        if index < 0:
+            return ptb_batch(self.hyps)
+        flat = [(i, k) for i in range(len(self.hyps)) for k, s in enumerate(self.streams) if s[i] is not None]
+        tokens = ptb_batch([self.streams[k][i] for i, k in flat])
+        out: list[list[str | None]] = [[None] * len(self.hyps) for _ in self.streams]
+        for (i, k), t in zip(flat, tokens):
+            out[k][i] = t
+        for k, stream in enumerate(out):
+            self._prepped[("ptb", k)] = stream
+        return out[index]
+
+    def evaluator(self, refs: RefSubset, prep: str = "raw") -> Evaluator:
+        key = (refs.name, prep)
+        if key not in self._evaluators:
+            hyps = self._prep(prep, -1)
+            streams = [self._prep(prep, i) for i in refs.indices]
+            if refs.empty_missing:
+                streams = [[None if (r is not None and not r.strip()) else r for r in s] for s in streams]
+            self._evaluators[key] = Evaluator(self.metric, hyps, streams)
+        return self._evaluators[key]
+
+    @property
+    def stats_computed(self) -> int:
+        return sum(ev.stats_computed for ev in self._evaluators.values())
+
+    # ------------------------------------------------------------------ the space
+    def candidates(self, claim: Claim) -> list[Candidate]:
+        """Every configuration of the space for this claim (deduplicated, cheapest first)."""
+        out: dict[tuple, Candidate] = {}
+        measures: tuple[str | None, ...] = (None,)
+        if self.metric == "rouge":
+            measures = (claim.measure,) if claim.measure else ("f", "r", "p")
+        for refs in self.subsets:
+            # input preprocessing is tried with all references only (a paper that re-tokenised its
+            # output scored it against the full reference set); subsets are tried on the raw text with
+            # the common tools (thorough: the full product)
+            full = self.thorough or refs.kind == "all"
+            for prep in (self.preps if full else sp.RAW_PREP):
+                for prof, knobs in self._grids(claim, prep):
+                    if not full and self.metric == "bleu" and prof not in sp.SUBSET_BLEU_PROFILES:
+                        continue
+                    if refs.empty_missing and prof == "sacrebleu@1":
+                        continue   # it drops empty reference lines itself (empty_refs=drop)
+                    for measure in measures:
+                        for display in sp.DISPLAY_FACTORS.get(self.metric, (1.0,)):
+                            cand = sp.make_candidate(self.metric, prof, knobs, refs, prep, measure, display,
+                                                     captions=self.captions, implied=sp.IMPLIED_KNOBS)
+                            key = (cand.profile, cand.knobs, refs.name, prep, measure, display)
+                            out.setdefault(key, cand)
+        return sorted(out.values(), key=lambda c: (c.cost, c.departures, c.label()))
+
+    def _grids(self, claim: Claim, prep: str):
+        if self.metric == "bleu":
+            return sp.bleu_grids(claim.constraints, prep)
+        if self.metric == "chrf":
+            return sp.chrf_grids(claim.constraints)
+        if self.metric == "ter":
+            return sp.ter_grids()
+        if self.metric == "rouge":
+            return sp.rouge_grids(claim.rouge_types or ("rouge1", "rouge2", "rougeL", "rougeLsum"))
+        if self.metric == "cider":
+            return sp.cider_grids(claim.constraints)
+        if self.metric == "nist":
+            return sp.nist_grids()
+        if self.metric == "meteor":
+            return sp.meteor_grids()
+        raise KnobError(f"audit does not know the configuration space of {self.metric!r}")
+
+    def standard_candidate(self, claim: Claim) -> Candidate:
+        prof, knobs, measure = sp.standard(self.metric, claim.constraints, claim.rouge_types, claim.measure,
+                                           len(self.streams), self.captions)
+        prep = "ptb" if self.captions and self.metric in sp.CAPTION_PREP_METRICS else "raw"
+        cand = sp.make_candidate(self.metric, prof, knobs, self.subsets[0], prep, measure, 1.0, standard=True,
+                                 captions=self.captions, implied=sp.IMPLIED_KNOBS)
+        # present the standard score on the claim's scale (a 0-1 tool value next to a 0-100 claim)
+        value = self.evaluate(cand).value
+        if value is not None and self.metric in ("rouge", "meteor", "cider", "bleu") and claim.value > 1.5 * max(value, 1e-12) \
+                and abs(value * 100 - claim.value) < abs(value - claim.value):
+            cand = sp.make_candidate(self.metric, prof, knobs, self.subsets[0], prep, measure, 100.0, standard=True,
+                                     captions=self.captions, implied=sp.IMPLIED_KNOBS)
+        return cand
+
+    # ------------------------------------------------------------------ scoring
+    def config_of(self, cand: Candidate) -> tuple[Config, Any]:
+        ev = self.evaluator(cand.refs, cand.prep)
+        return ev.config(cand.profile, **cand.knob_dict)
+
+    def evaluate(self, cand: Candidate) -> Evaluated:
+        """The candidate's value on the claim's scale (cached); tool failures become ``error``."""
+        hit = self._values.get(cand)
+        if hit is not None:
+            return hit
+        try:
+            ev = self.evaluator(cand.refs, cand.prep)
+            config, prof = ev.config(cand.profile, **cand.knob_dict)
+            if prof.max_refs is not None and len(cand.refs.indices) > prof.max_refs:
+                raise KnobError(f"{prof.full_name} takes at most {prof.max_refs} reference(s)")
+            if cand.measure is not None:
+                score = ev.score(config, prof)
+                value = float(score.components[config.types[0]][cand.measure])
+            else:
+                value = self._fast_value(ev, config)
+            result = Evaluated(cand, value * cand.display)
+        except MissingDependencyError as exc:
+            result = Evaluated(cand, None, f"missing dependency: {exc}")
+        except (AssayError, ZeroDivisionError, ValueError, FloatingPointError) as exc:
+            result = Evaluated(cand, None, f"{type(exc).__name__}: {exc}")
+        self._values[cand] = result
+        return result
+
+    def _fast_value(self, ev: Evaluator, config: Config) -> float:
+        canonical = self.stats_config(ev, config)
+        if canonical is config:
+            return ev.value(config)
+        return float(ev.family.score_stats(ev.stats(canonical), config)[0])
+
+    def stats_config(self, ev: Evaluator, config: Config) -> Config:
+        """BLEU: the configuration whose statistics equal ``config``'s, with knobs that cannot change
+        the statistics on this corpus set to one value, so their grid shares one computation:
+        smoothing (read only for NLTK methods 5/7's extra columns), ``empty_refs`` (no empty
+        reference line here), ``segment_without_refs`` (every segment has a reference)."""
+        if self.metric != "bleu":
+            return config
+        values = config.as_dict()
+        if config.smooth_method not in _EXTRA_ORDER_SMOOTHING:
+            values["smooth_method"] = "exp"
+        key = id(ev)
+        if key not in self._corpus_facts:
+            self._corpus_facts[key] = (
+                any(r is not None and not r.strip() for s in ev.streams for r in s),
+                any(all(s[i] is None for s in ev.streams) for i in range(len(ev.hyps))))
+        has_empty, has_orphan = self._corpus_facts[key]
+        if not has_empty:
+            values["empty_refs"] = "keep"
+        if not has_empty and not has_orphan:
+            values["segment_without_refs"] = "score"
+        if values == config.as_dict():
+            return config
+        return Config("bleu", ev.family.knobset, values)
+
+    def score(self, cand: Candidate) -> Score:
+        """The full Score (components and assay's signature) of a candidate."""
+        ev = self.evaluator(cand.refs, cand.prep)
+        config, prof = ev.config(cand.profile, **cand.knob_dict)
+        return ev.score(config, prof)
+
+    def signature(self, cand: Candidate) -> str:
+        try:
+            sig = self.score(cand).signature
+        except AssayError as exc:
+            return f"(no signature: {exc})"
+        extra = []
+        if cand.prep != "raw":
+            extra.append(f"input:{cand.prep}" + (f"({self.lang})" if cand.prep.startswith("moses") else ""))
+        if cand.refs.name != "all":
+            extra.append(f"refs:{cand.refs.name}")
+        if cand.measure not in (None, "f"):
+            extra.append(f"measure:{cand.measure}")
+        if cand.display != 1.0:
+            extra.append("shown:x100" if cand.display > 1 else "shown:/100")
+        return sig + (" [" + "; ".join(extra) + "]" if extra else "")
+
+    # ------------------------------------------------------------------ search
+    def search(self, claim: Claim) -> AuditResult:
+        """Evaluate every candidate; the matches sorted best explanation first."""
+        if claim.metric != self.metric:
+            raise KnobError(f"claim {claim.text!r} is {claim.metric}, this audit is {self.metric}")
+        cands = self.candidates(claim)
+        evaluated = [self.evaluate(c) for c in cands]
+        std = self.evaluate(self.standard_candidate(claim))
+        matches = [e for e in evaluated if e.ok and claim.matches(e.value)]
+        matches.sort(key=lambda e: (e.candidate.cost, e.candidate.departures, abs(e.value - claim.value),
+                                    e.candidate.label()))
+        notes = list(self.notes)
+        failed = [e for e in evaluated if not e.ok]
+        if failed:
+            reasons = sorted({e.error.split(":")[0] for e in failed if e.error})
+            notes.append(f"{len(failed)} of {len(evaluated)} configurations could not be scored ({', '.join(reasons)})")
+        return AuditResult(claim, evaluated, matches, std, notes)

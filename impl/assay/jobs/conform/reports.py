@@ -1,0 +1,132 @@
+"""Render a conformance report: text (CommonMark/toml-test style), JSON lines (bowtie style), JUnit XML.
+
+JSON lines: one ``header`` record (implementation metadata, selection), one ``case`` record per
+case (id, status, message, matched tool version, per-tool diffs), one ``footer`` record (counts,
+exit code). JUnit: one ``testsuite`` per metric, one ``testcase`` per case (failure / error /
+skipped children), loadable by CI dashboards.
+"""
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from typing import Any, Iterator
+
+from assay.core.score import json_safe
+from assay.jobs.conform.judge import ERRORED, FAILED, PASSED, SKIPPED, Outcome
+from assay.jobs.conform.runner import Report
+
+
+def _plain(value: Any) -> Any:
+    return json_safe(value, non_finite="repr")
+
+
+def case_record(o: Outcome) -> dict[str, Any]:
+    rec: dict[str, Any] = {"type": "case", "id": o.case.id, "metric": o.case.metric, "profile": o.case.profile,
+                           "level": o.case.level, "status": o.status, "message": o.message}
+    if o.expected_failure:
+        rec["expected_failure"] = True
+    if o.matched:
+        rec["matched"] = o.matched
+    if o.diffs:
+        rec["diffs"] = _plain(o.diffs)
+    if o.answer is not None:
+        rec["seconds"] = round(o.answer.seconds, 6)
+        if o.answer.context:
+            rec["context"] = _plain(o.answer.context)
+    return rec
+
+
+def jsonl_lines(report: Report, header: dict[str, Any] | None = None) -> Iterator[str]:
+    yield json.dumps({"type": "header", "implementation": _plain(report.implementation), "factor": report.factor,
+                      **(header or {})}, ensure_ascii=False)
+    for o in report.outcomes:
+        yield json.dumps(case_record(o), ensure_ascii=False)
+    yield json.dumps({"type": "footer", "counts": report.counts, "summary": report.summary(),
+                      "exit_code": report.exit_code, "seconds": round(report.seconds, 3),
+                      "unmatched_expect_fail": report.unmatched_expect_fail}, ensure_ascii=False)
+
+
+def text_report(report: Report, verbose: bool = False, max_listed: int = 50) -> str:
+    """Failures and errors with their diffs, then the summary line."""
+    lines: list[str] = []
+    impl = report.implementation
+    name = impl.get("name", "implementation")
+    version = f" {impl['version']}" if impl.get("version") else ""
+    lines.append(f"implementation: {name}{version}" + (f" (shape {impl['shape']})" if impl.get("shape") else ""))
+    if report.factor != 1:
+        lines.append(f"scores multiplied by {report.factor:g} before comparing")
+    lines.extend(report.notes)
+    shown = 0
+    for o in report.outcomes:
+        bad = o.status in (FAILED, ERRORED) and not o.expected_failure
+        if not (bad or verbose):
+            continue
+        if bad and shown >= max_listed:
+            continue
+        shown += bad
+        tag = {PASSED: "PASS", FAILED: "FAIL", ERRORED: "ERROR", SKIPPED: "SKIP"}[o.status]
+        if o.expected_failure:
+            tag = "XFAIL"
+        lines.append(f"{tag} {o.case.id} [profile {o.case.profile}, {o.case.level}, {len(o.case.hyps)} segment(s), "
+                     f"{o.case.nrefs} ref stream(s)]")
+        if o.diffs:
+            for d in o.diffs:
+                lines.append(f"    {d['tool']} {d['version']}: {d['difference']}")
+        elif o.message:
+            lines.append(f"    {o.message}")
+        stderr = (o.answer.context or {}).get("stderr") if o.answer else None
+        if stderr and stderr not in o.message:
+            lines.append(f"    stderr: {stderr[-300:]}")
+    hidden = report.count(FAILED) + report.count(ERRORED) - shown
+    if hidden > 0:
+        lines.append(f"... {hidden} more failing case(s); see --format json or --junit")
+    for p in report.unmatched_expect_fail:
+        lines.append(f"note: --expect-fail entry {p!r} matched no case that ran")
+    lines.append(report.summary())
+    return "\n".join(lines)
+
+
+_XML_BAD = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str, limit: int | None = None) -> str:
+    """Text XML 1.0 can hold (control characters from a misbehaving implementation become U+FFFD)."""
+    text = _XML_BAD.sub("\ufffd", text)
+    return text[:limit] if limit else text
+
+
+def junit_xml(report: Report, suite_name: str = "assay-conform") -> str:
+    """JUnit XML (one testsuite per metric)."""
+    root = ET.Element("testsuites", name=suite_name, tests=str(len(report.outcomes)),
+                      failures=str(report.count(FAILED)), errors=str(report.count(ERRORED)),
+                      skipped=str(report.count(SKIPPED)), time=f"{report.seconds:.3f}")
+    by_metric: dict[str, list[Outcome]] = {}
+    for o in report.outcomes:
+        by_metric.setdefault(o.case.metric, []).append(o)
+    for metric, outcomes in by_metric.items():
+        fails = sum(o.status == FAILED and not o.expected_failure for o in outcomes)
+        errors = sum(o.status == ERRORED and not o.expected_failure for o in outcomes)
+        skipped = sum(o.status == SKIPPED or o.expected_failure for o in outcomes)
+        suite = ET.SubElement(root, "testsuite", name=f"{suite_name}.{metric}", tests=str(len(outcomes)),
+                              failures=str(fails), errors=str(errors), skipped=str(skipped),
+                              time=f"{sum(o.answer.seconds for o in outcomes if o.answer):.3f}")
+        props = ET.SubElement(suite, "properties")
+        for key in ("name", "version", "language", "shape"):
+            if report.implementation.get(key):
+                ET.SubElement(props, "property", name=f"implementation.{key}", value=str(report.implementation[key]))
+        for o in outcomes:
+            family, _, rest = o.case.id.partition("/")[2].partition("/")
+            tc = ET.SubElement(suite, "testcase", classname=f"{metric}.{family}", name=rest or o.case.id,
+                               time=f"{o.answer.seconds:.6f}" if o.answer else "0")
+            detail = "\n".join(f"{d['tool']} {d['version']}: {d['difference']}" for d in o.diffs) or o.message
+            if o.expected_failure:
+                ET.SubElement(tc, "skipped", message=_xml(f"expected failure: {o.message}", 500))
+            elif o.status == FAILED:
+                ET.SubElement(tc, "failure", message=_xml(o.message, 500), type="mismatch").text = _xml(detail)
+            elif o.status == ERRORED:
+                ET.SubElement(tc, "error", message=_xml(o.message, 500), type="error").text = _xml(detail)
+            elif o.status == SKIPPED:
+                ET.SubElement(tc, "skipped", message=_xml(o.message, 500))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

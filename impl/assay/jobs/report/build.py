@@ -1,0 +1,211 @@
+"""Assemble a discrepancy report: compare every profile, attribute the differences, plot, write.
+
+Per metric measure: the profile scores (bar plot), the Shapley attribution of every other
+profile's score minus the default profile's (waterfall plots; plus the most divergent pair when
+it does not involve the default), the distribution of sentence-level scores per profile (box
+plots) and the segments that contribute most to the most divergent pair's difference.
+
+``include_text=False`` keeps every segment's text out of the outputs (only segment numbers and
+numbers): used for corpora that are not ours to publish.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from assay import __version__
+from assay.jobs.compare import Comparison, PairAttribution, Table, attribute_pair, compare, sentence_values, view_of
+from assay.core.errors import AssayError
+from assay.jobs.report import plots
+from assay.jobs.report.progress import ProgressBar
+
+
+@dataclass
+class Figure:
+    key: str
+    title: str
+    png: str          # path relative to the output directory
+    data: bytes       # the PNG bytes (inlined in the HTML page)
+
+
+@dataclass
+class MeasureSection:
+    table: Table
+    scores_plot: Figure | None = None
+    attributions: list[PairAttribution] = field(default_factory=list)
+    waterfalls: dict[tuple[str, str], Figure] = field(default_factory=dict)
+    same_as_default: list[str] = field(default_factory=list)
+    unavailable: list[str] = field(default_factory=list)
+    distribution: Figure | None = None
+    distribution_stats: dict[str, dict[str, float]] = field(default_factory=dict)
+    distribution_note: str = ""
+    divergent: PairAttribution | None = None
+
+
+@dataclass
+class Report:
+    title: str
+    source: str
+    include_text: bool
+    comparison: Comparison
+    sections: list[MeasureSection]
+    files: dict[str, Path] = field(default_factory=dict)
+
+
+def _slug(*parts: str) -> str:
+    return "-".join(re.sub(r"[^A-Za-z0-9]+", "_", p).strip("_") for p in parts)
+
+
+def build_report(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], out_dir: str | Path, *,
+                 title: str = "assay discrepancy report", source: str = "", include_text: bool = True,
+                 metrics: Sequence[str] | None = None, progress: bool | None = None, top: int = 10) -> Report:
+    """Compute and write ``index.html``, ``report.md``, ``plots/*.png`` and ``summary.json``."""
+    out = Path(out_dir)
+    (out / "plots").mkdir(parents=True, exist_ok=True)
+    bar = ProgressBar(enabled=progress)
+    from assay.jobs.compare import select_metrics
+    from assay.profiles.registry import profiles_of
+    for m in select_metrics(metrics):
+        bar.add(len(view_of(m).measures) * len(profiles_of(m)) if view_of(m).text_input else 0)
+    cmp = compare(hyps, refs, metrics, progress=bar.step)
+    sections = []
+    for table in cmp.tables:
+        scored = table.scored
+        bar.add(len(scored) + 2)
+        sections.append(_section(cmp, table, out, include_text, top, bar))
+    report = Report(title, source, include_text, cmp, sections)
+    from assay.jobs.report.render import write_html, write_markdown, write_summary
+    report.files["summary"] = write_summary(report, out / "summary.json")
+    report.files["markdown"] = write_markdown(report, out / "report.md")
+    report.files["html"] = write_html(report, out / "index.html")
+    bar.close(f"report written to {out}")
+    return report
+
+
+def _section(cmp: Comparison, table: Table, out: Path, include_text: bool, top: int, bar: ProgressBar) -> MeasureSection:
+    view = view_of(table.metric)
+    sec = MeasureSection(table)
+    scored = table.scored
+    unit = "0-100" if view.factor else "tool scale"
+    name = f"{table.metric} {table.measure.label}"
+    if scored:
+        vals = [r.normalised if r.normalised is not None else r.value for r in scored]
+        fig = plots.scores_figure(f"{name}: score per profile", [r.profile for r in scored], vals,
+                                  [r.default for r in scored], f"{table.measure.label} ({unit})")
+        key = _slug("scores", table.metric, table.measure.label)
+        sec.scores_plot = Figure(key, f"{name} per profile", f"plots/{key}.png", plots.save(fig, out / "plots" / f"{key}.png"))
+    # ------------------------------------------------------------ attributions
+    default = next((r for r in scored if r.default), scored[0] if scored else None)
+    pairs: list[tuple[str, str]] = []
+    if default is not None:
+        ev = cmp.evaluators[table.metric]
+        from assay.jobs.compare import measure_config
+        base = measure_config(ev, default.profile, table.measure)
+        for r in scored:
+            if r is default:
+                continue
+            if measure_config(ev, r.profile, table.measure) == base:
+                sec.same_as_default.append(r.profile)
+            else:
+                pairs.append((default.profile, r.profile))
+        div = table.most_divergent()
+        if div and div not in pairs and (div[1], div[0]) not in pairs and div[0] != div[1]:
+            if measure_config(ev, div[0], table.measure) != measure_config(ev, div[1], table.measure):
+                pairs.append(div)
+    for a, b in pairs:
+        bar.step(f"attribute {table.metric} {a}->{b}")
+        try:
+            pa = attribute_pair(cmp, table.metric, table.measure.label, a, b, top=top, with_tokens=include_text,
+                                max_players=view.report_max_players)
+        except AssayError as exc:
+            sec.unavailable.append(f"{a} → {b}: {exc}")
+            continue
+        sec.attributions.append(pa)
+        sec.waterfalls[(a, b)] = _waterfall(pa, out, view.factor is not None)
+    if sec.attributions:
+        div = table.most_divergent()
+        chosen = [p for p in sec.attributions if div and {p.a, p.b} == set(div)]
+        sec.divergent = chosen[0] if chosen else max(sec.attributions, key=lambda p: abs(_norm_total(p)))
+    # ------------------------------------------------------------ distributions
+    bar.step(f"distributions {name}")
+    labels, samples = [], []
+    for r in scored:
+        try:
+            vals = sentence_values(cmp, table.metric, table.measure, r.profile)
+        except AssayError as exc:
+            sec.distribution_note += f"{r.profile}: {exc}. "
+            continue
+        labels.append(r.profile)
+        samples.append(vals)
+        sec.distribution_stats[r.profile] = _stats(vals)
+    if samples:
+        fig = plots.distribution_figure(f"{name}: sentence-level scores", labels, samples,
+                                        f"sentence {table.measure.label} ({unit})")
+        key = _slug("dist", table.metric, table.measure.label)
+        sec.distribution = Figure(key, f"{name} sentence-level distribution", f"plots/{key}.png",
+                                  plots.save(fig, out / "plots" / f"{key}.png"))
+    return sec
+
+
+def _norm_total(pa: PairAttribution) -> float:
+    if pa.normalised_parts is not None:
+        return sum(pa.normalised_parts.values())
+    return pa.attribution.total
+
+
+def waterfall_data(pa: PairAttribution) -> tuple[float, list[tuple[str, float]], float, str]:
+    """(start, parts, end, unit) for the plot: on 0-100 when the parts could be normalised (the
+    part 'scale' is then 0 and left out), else on the tool scale."""
+    att = pa.attribution
+    if pa.normalised_parts is not None and pa.start_normalised is not None and pa.end_normalised is not None:
+        parts = [(k, v) for k, v in pa.normalised_parts.items() if k != "scale"]
+        return pa.start_normalised, parts, pa.end_normalised, "0-100"
+    return att.start, list(att.parts.items()), att.end, "tool scale"
+
+
+def _waterfall(pa: PairAttribution, out: Path, normalised: bool) -> Figure:
+    start, parts, end, unit = waterfall_data(pa)
+    fig = plots.waterfall_figure(f"{pa.metric} {pa.measure}: {pa.a} → {pa.b}", pa.a, start, parts, pa.b, end,
+                                 f"{pa.measure} ({unit})")
+    key = _slug("waterfall", pa.metric, pa.measure, pa.a, pa.b)
+    return Figure(key, f"{pa.metric} {pa.measure}: {pa.a} → {pa.b}", f"plots/{key}.png",
+                  plots.save(fig, out / "plots" / f"{key}.png"))
+
+
+def _stats(vals: np.ndarray) -> dict[str, float]:
+    q = np.percentile(vals, [25, 50, 75]) if len(vals) else [float("nan")] * 3
+    return {"mean": float(np.mean(vals)), "q1": float(q[0]), "median": float(q[1]), "q3": float(q[2]),
+            "min": float(np.min(vals)), "max": float(np.max(vals))}
+
+
+def summary_dict(report: Report) -> dict[str, Any]:
+    cmp = report.comparison
+    doc: dict[str, Any] = {"assay_version": __version__, "title": report.title, "source": report.source,
+                           "segment_text_included": report.include_text, **cmp.as_dict(), "sections": []}
+    for sec in report.sections:
+        doc["sections"].append({
+            "metric": sec.table.metric, "measure": sec.table.measure.label,
+            "same_knobs_as_default": sec.same_as_default, "attribution_unavailable": sec.unavailable,
+            "attributions": [p.as_dict(text=report.include_text) for p in sec.attributions],
+            "sentence_score_distribution": sec.distribution_stats,
+            "most_divergent_pair": [sec.divergent.a, sec.divergent.b] if sec.divergent else None,
+        })
+    return doc
+
+
+def write_json(doc: dict[str, Any], path: Path) -> Path:
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1, default=_default) + "\n", encoding="utf-8")
+    return path
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, (np.floating, np.integer)):
+        return value.item()
+    if isinstance(value, tuple):
+        return list(value)
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")

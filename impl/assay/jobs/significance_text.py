@@ -1,0 +1,146 @@
+"""What sacrebleu 2.x prints for significance runs, rebuilt from its observed output.
+
+- ``--confidence`` (one system): ``NAME|SIG = 28.3 (μ = 28.2 ± 3.1) <verbose part>``, several
+  metrics right-aligned on the ``NAME|SIG`` part; JSON adds ``confidence_mean``,
+  ``confidence_var`` (the half-width), ``confidence`` to the score's JSON (rounded to the width).
+- ``--paired-bs`` / ``--paired-ar``: a box table (tabulate's fancy_grid look: first column
+  right-aligned, metric columns centred with the extra space on the right, width = max(header
+  + 2, widest line)), ``Baseline: NAME`` first, each other system with a second line
+  ``(p = 0.1234)`` (4 decimals, ``*`` when p < 0.05), then the explanation and the signatures.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from assay.jobs.significance import ConfidenceResult, PairedResult
+
+SIGNIFICANCE_LEVEL = 0.05
+
+
+# ----------------------------------------------------------------------------- --confidence
+def _verbose_part(text: str) -> str:
+    """The part of a score line after the value (BLEU's precisions and BP), or ''."""
+    rest = text.split(" = ", 1)[1] if " = " in text else ""
+    return rest.split(" ", 1)[1] if " " in rest else ""
+
+
+def confidence_head(res: "ConfidenceResult") -> str:
+    """``NAME|SIG`` (sacrebleu); assay's own signatures already name the metric."""
+    return res.signature if res.signature.startswith("assay:") else f"{res.name}|{res.signature}"
+
+
+def confidence_line(res: "ConfidenceResult", head_width: int = 0) -> str:
+    """``BLEU|nrefs:1|bs:1000|seed:12345|… = 28.3 (μ = 28.2 ± 3.1) 60.4/…``."""
+    w = res.width
+    verbose = _verbose_part(res.score.text)
+    line = (f"{confidence_head(res).rjust(head_width)} = {res.result.score:.{w}f} "
+            f"(μ = {res.mean:.{w}f} ± {res.ci:.{w}f})")
+    return f"{line} {verbose}" if verbose else line
+
+
+def confidence_lines(results: list["ConfidenceResult"]) -> list[str]:
+    """Several metrics: sacrebleu right-aligns the ``NAME|SIG`` parts."""
+    width = max(len(confidence_head(r)) for r in results)
+    return [confidence_line(r, width) for r in results]
+
+
+def confidence_json(res: "ConfidenceResult") -> dict[str, Any]:
+    """sacrebleu's JSON for one metric with ``--confidence``."""
+    w = res.width
+    out: dict[str, Any] = {"name": res.name, "score": float(f"{res.result.score:.{w}f}"),
+                           "signature": res.signature,
+                           "confidence_mean": float(f"{res.mean:.{w}f}"),
+                           "confidence_var": float(f"{res.ci:.{w}f}"),
+                           "confidence": f"μ = {res.mean:.{w}f} ± {res.ci:.{w}f}"}
+    verbose = _verbose_part(res.score.text)
+    if verbose:
+        out["verbose_score"] = verbose
+    for part in res.signature.split("|"):
+        key, sep, val = part.partition(":")
+        if sep and key not in out:
+            out[key] = val
+    return out
+
+
+# ----------------------------------------------------------------------------- paired table
+def _cells(res: "PairedResult") -> tuple[list[str], list[list[str]]]:
+    w = res.width
+    headers = ["System"] + [f"{n} (μ ± 95% CI)" if res.test == "bs" else n for n in res.names]
+    rows = []
+    for i, system in enumerate(res.systems):
+        row = [f"Baseline: {system}" if i == 0 else system]
+        for name in res.names:
+            r = res.results[name][i]
+            cell = f"{r.score:.{w}f}"
+            if res.test == "bs":
+                cell += f" ({r.mean:.{w}f} ± {r.ci:.{w}f})"
+            if r.p_value is not None:
+                star = "*" if r.p_value < SIGNIFICANCE_LEVEL else ""
+                cell += f"\n(p = {r.p_value:.4f}){star}"
+            row.append(cell)
+        rows.append(row)
+    return headers, rows
+
+
+def fancy_grid(headers: list[str], rows: list[list[str]]) -> str:
+    """A box table like tabulate's ``fancy_grid`` (column 0 right-aligned, others centred)."""
+    lines_of = [[cell.split("\n") for cell in row] for row in rows]
+    widths = []
+    for c, head in enumerate(headers):
+        widest = max((len(line) for row in lines_of for line in row[c]), default=0)
+        widths.append(max(len(head) + 2, widest))
+
+    def fmt(c: int, text: str) -> str:
+        return f"{text:>{widths[c]}}" if c == 0 else f"{text:^{widths[c]}}"
+
+    def rule(left: str, fill: str, mid: str, right: str) -> str:
+        return left + mid.join(fill * (w + 2) for w in widths) + right
+
+    out = [rule("╒", "═", "╤", "╕"),
+           "│" + "│".join(f" {fmt(c, h)} " for c, h in enumerate(headers)) + "│",
+           rule("╞", "═", "╪", "╡")]
+    for r, row in enumerate(lines_of):
+        height = max(len(cell) for cell in row)
+        for k in range(height):
+            out.append("│" + "│".join(f" {fmt(c, cell[k] if k < len(cell) else '')} "
+                                      for c, cell in enumerate(row)) + "│")
+        out.append(rule("├", "─", "┼", "┤") if r < len(lines_of) - 1 else rule("╘", "═", "╧", "╛"))
+    return "\n".join(out)
+
+
+def _boxed_title(title: str) -> list[str]:
+    return ["-" * len(title), title, "-" * len(title)]
+
+
+def paired_text(res: "PairedResult") -> str:
+    """The table, the test description and the metric signatures, as sacrebleu prints them."""
+    headers, rows = _cells(res)
+    out = [fancy_grid(headers, rows), ""]
+    if res.test == "bs":
+        out += _boxed_title(f"Paired bootstrap resampling test with {res.n_samples} resampling trials")
+        provided = "Actual system score / bootstrap estimated true mean / 95% CI are provided for each metric."
+    else:
+        out += _boxed_title(f"Paired approximate randomization test with {res.n_samples} trials")
+        provided = "Actual system score is provided for each metric."
+    out += [
+        f" - Each system is pairwise compared to Baseline: {res.baseline}.",
+        f"   {provided}",
+        "",
+        " - Null hypothesis: the system and the baseline translations are essentially",
+        "   generated by the same underlying process. For a given system and the baseline,",
+        "   the p-value is roughly the probability of the absolute score difference (delta)",
+        "   or higher occurring due to chance, under the assumption that the null hypothesis is correct.",
+        "",
+        " - Assuming a significance threshold of 0.05, the null hypothesis can be rejected",
+        '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be attributed',
+        '   to chance, hence the system is significantly "different" than the baseline.',
+        "   Otherwise, the p-values are highlighted in red.",
+        "",
+        ' - NOTE: Significance does not tell whether a system is "better" than the baseline but rather',
+        '   emphasizes the "difference" of the systems in terms of the replicability of the delta.',
+        "",
+    ]
+    out += _boxed_title("Metric signatures")
+    out += [f" - {name:<10} {res.signatures[name]}" for name in res.names]
+    return "\n".join(out)
