@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
+from assay.core.domains import STAGES, Domain
 from assay.core.errors import KnobError
 
 
@@ -34,10 +35,13 @@ def parse_optional_float(text: Any) -> float | None:
 
 @dataclass(frozen=True)
 class Knob:
-    """One score-affecting setting.
+    """One score-affecting setting, declared once.
 
     ``parse`` turns a CLI string (or an API value) into the canonical value; ``choices``
-    restricts it; ``tool_names`` documents the reference tools' own names for it.
+    restricts it; ``tool_names`` documents the reference tools' own names for it. ``stage`` says
+    where it acts (``text``, ``statistics`` or ``score``, see :data:`assay.core.domains.STAGES`):
+    configurations that agree on every text- and statistics-stage knob share statistics.
+    ``domain`` is the set of values it accepts (:mod:`assay.core.domains`), checked after parsing.
     """
 
     name: str
@@ -46,15 +50,28 @@ class Knob:
     parse: Callable[[Any], Any] = lambda v: v
     choices: tuple[Any, ...] | None = None
     tool_names: str = ""
+    stage: str | None = None
+    domain: Domain | None = None
 
-    def coerce(self, value: Any) -> Any:
+    def __post_init__(self) -> None:
+        if self.stage is not None and self.stage not in STAGES:
+            raise ValueError(f"knob {self.name}: stage must be one of {STAGES}, got {self.stage!r}")
+
+    def coerce(self, value: Any, metric: str = "") -> Any:
+        """The canonical value of ``value``; a :class:`KnobError` naming the knob, value and domain."""
+        where = f"{metric}: " if metric else ""
         try:
             parsed = self.parse(value)
-        except (TypeError, ValueError) as exc:
-            raise KnobError(f"knob {self.name!r}: {exc}") from None
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise KnobError(f"{where}knob {self.name!r}: {exc}") from None
         if self.choices is not None and parsed not in self.choices:
             shown = ", ".join(str(c) for c in self.choices)
-            raise KnobError(f"knob {self.name!r}: {value!r} is not one of: {shown}")
+            raise KnobError(f"{where}knob {self.name!r}: {value!r} is not one of: {shown}")
+        if self.domain is not None:
+            try:
+                self.domain.check(parsed)
+            except ValueError as exc:
+                raise KnobError(f"{where}{self.name} {exc}, got {value!r}") from None
         return parsed
 
 
@@ -95,16 +112,25 @@ class KnobSet:
     def defaults(self) -> dict[str, Any]:
         return {k.name: k.default for k in self.knobs}
 
+    def statistics_knobs(self) -> tuple[str, ...]:
+        """Names of the knobs that act before the score stage (text and statistics): the key of
+        the statistics cache. Knobs without a declared stage count as statistics knobs."""
+        return tuple(k.name for k in self.knobs if k.stage != "score")
+
     def resolve(self, settings: Mapping[str, Any], metric: str) -> dict[str, Any]:
         """Expand aliases and coerce values; unknown names are a :class:`KnobError`."""
         out: dict[str, Any] = {}
         alias_index = {a.name: a for a in self.aliases}
         for name, value in settings.items():
             if name in self._index:
-                out[name] = self._index[name].coerce(value)
+                out[name] = self._index[name].coerce(value, metric)
             elif name in alias_index:
-                for canon, canon_value in alias_index[name].expand(value).items():
-                    out[canon] = self._index[canon].coerce(canon_value)
+                try:
+                    expanded = alias_index[name].expand(value)
+                except (TypeError, ValueError, OverflowError) as exc:
+                    raise KnobError(f"{metric}: knob {name!r}: {exc}") from None
+                for canon, canon_value in expanded.items():
+                    out[canon] = self._index[canon].coerce(canon_value, metric)
             else:
                 known = ", ".join(sorted(self.names + tuple(alias_index)))
                 raise KnobError(f"unknown knob {name!r} for metric {metric!r}; known knobs: {known}")

@@ -13,6 +13,7 @@ from assay.core.errors import InputError, KnobError
 from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
 from assay.engine.registry import get_family
+from assay.output import presenter
 from assay.text.segments import is_pretokenized
 from assay.profiles.registry import Profile, get_profile
 from assay.core.score import Score
@@ -94,12 +95,13 @@ def score_from_stats(metric: str, stats: SegmentStats, config: Config, profile: 
 
 def _make_score(family: Any, value: float, components: Any, config: Config, profile: Profile,
                 nrefs: str, width: int | None, signature: str | None = None) -> Score:
+    shown = presenter(family.name)
     if signature is None:
-        signature = family.signature(config, profile.name, nrefs, profile.tool_version)
+        signature = shown.signature(config, profile.name, nrefs, profile.tool_version)
 
     def render(s: Score) -> tuple[str, dict[str, Any] | None]:
         args = (s.value, s.components, s.config, s.profile, s.signature, width)
-        return family.format_text(*args), family.tool_json(*args)
+        return shown.format_text(*args), shown.tool_json(*args)
 
     return Score(family.name, value, config, profile.name, signature, render, components)
 
@@ -124,7 +126,7 @@ def sentence_scores(metric: str, hyps: Sequence[Any], refs: Any, profile: str | 
         for i, (value, components) in enumerate(family.sentence_stats_scores(stats, config)):
             nrefs = "var" if any(s[i] is None for s in streams) else str(len(streams))
             if nrefs not in signatures:
-                signatures[nrefs] = family.signature(config, prof.name, nrefs, prof.tool_version)
+                signatures[nrefs] = presenter(metric).signature(config, prof.name, nrefs, prof.tool_version)
             out.append(_make_score(family, value, components, config, prof, nrefs, width, signatures[nrefs]))
     return out
 

@@ -81,6 +81,7 @@ class Evaluator:
         self.streams = api.normalize_refs(self.hyps, refs, refs_orientation)
         self.nrefs = api.nrefs_field(self.streams)
         self._entries: list[tuple[tuple[str, ...], tuple[Any, ...], SegmentStats | ToolBehaviourError]] = []
+        self._by_stage: dict[tuple[Any, ...], SegmentStats | ToolBehaviourError] = {}
         self.stats_computed = 0
 
     # ------------------------------------------------------------------ configurations
@@ -91,7 +92,22 @@ class Evaluator:
     # ------------------------------------------------------------------ statistics
     def stats(self, config: Config) -> SegmentStats:
         """Per-segment statistics under ``config``, reused across configurations that agree on
-        every knob ``segment_stats`` reads."""
+        every text- and statistics-stage knob (each knob declares its stage once)."""
+        knobset = self.family.knobset
+        if all(k.stage is not None for k in knobset.knobs):
+            key = tuple(hashable(config[n]) for n in knobset.statistics_knobs())
+            cached = self._by_stage.get(key)
+            if cached is None:
+                try:
+                    cached = self.family.segment_stats(self.hyps, self.streams, config)
+                except ToolBehaviourError as exc:
+                    cached = exc
+                self._by_stage[key] = cached
+                self.stats_computed += 1
+            if isinstance(cached, ToolBehaviourError):
+                raise cached
+            return cached
+        # transitional: a family without declared stages is keyed on the knobs its statistics read
         for names, values, result in self._entries:
             if all(hashable(config.get(n, _ABSENT)) == v for n, v in zip(names, values)):
                 if isinstance(result, ToolBehaviourError):

@@ -5,6 +5,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 from assay.core.errors import KnobError
+from assay.core.family import METRIC_NAMES
 
 if TYPE_CHECKING:
     from assay.core.family import MetricFamily
@@ -20,7 +21,7 @@ _FAMILIES: dict[str, str] = {
     "meteor": "meteor:FAMILY",
 }
 
-METRIC_NAMES: tuple[str, ...] = tuple(_FAMILIES)
+assert tuple(_FAMILIES) == METRIC_NAMES
 
 
 def get_family(metric: str) -> "MetricFamily":

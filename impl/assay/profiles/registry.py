@@ -11,7 +11,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from importlib import import_module
+
 from assay.core.errors import KnobError
+from assay.core.family import METRIC_NAMES
 
 
 @dataclass(frozen=True)
@@ -68,14 +71,28 @@ def get_profile(metric: str, name: str | None) -> Profile:
         raise KnobError(f"unknown profile {name!r} for metric {metric!r}; known: {known}") from None
 
 
+_LOADED: set[str] = set()
+
+
 def _load_profiles_of(metric: str) -> None:
-    """Families outside this file register their profiles when their module is imported."""
-    from assay.engine.registry import get_family  # local: metrics imports this module
-    get_family(metric)
+    """Import ``assay.profiles.<metric>`` (its data registers itself) the first time it is asked for.
+
+    Transitional: a family whose profiles still live in its metrics module registers them when
+    that module is imported."""
+    if metric in _LOADED:
+        return
+    if metric not in METRIC_NAMES:
+        raise KnobError(f"unknown metric {metric!r}; known: {', '.join(METRIC_NAMES)}")
+    _LOADED.add(metric)
+    try:
+        import_module(f"assay.profiles.{metric}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"assay.profiles.{metric}":
+            raise
+        import_module(f"assay.metrics.{metric}.family")
 
 
 def profiles_of(metric: str | None = None) -> list[Profile]:
-    from assay.engine.registry import METRIC_NAMES
     for name in ([metric.lower()] if metric else METRIC_NAMES):
         _load_profiles_of(name)
     return [p for (m, _), p in _PROFILES.items() if metric is None or m == metric.lower()]

@@ -26,6 +26,7 @@ from typing import Any
 from assay.engine.api import make_config
 from assay.core.errors import AssayError, InputError, KnobError
 from assay.core.knobs import Config
+from assay.output import presenter
 
 INFO_KEYS = {"bs", "seed", "rs", "ar", "test", "lang", "l", "origlang", "o", "subset", "S"}
 _BLEU2 = {"#": "nrefs", "c": "case", "e": "eff", "s": "smooth", "v": "version", "tok": "tok"}
@@ -314,13 +315,12 @@ def _int(value: str, key: str) -> int:
 # ----------------------------------------------------------------------------- writing (round trips)
 def format_signature(parsed: ParsedSignature, nrefs: str | None = None) -> str:
     """The signature assay prints for the parsed configuration, in the parsed grammar and form."""
-    from assay.engine.registry import get_family
     from assay.profiles.registry import get_profile
     config = parsed.config()
     version = parsed.version or get_profile(parsed.metric, parsed.profile).tool_version
     n = nrefs or parsed.nrefs or "1"
     if parsed.grammar == "assay":
-        return get_family(parsed.metric).signature(config, parsed.profile, n, version)
+        return presenter(parsed.metric).signature(config, parsed.profile, n, version)
     if parsed.metric == "bleu":
         from assay.output.signature import bleu_signature
         return bleu_signature(config, parsed.profile, n, version, short=parsed.short)
