@@ -39,7 +39,7 @@ TEXT_ALPHABET = (list(" \t\n\x1c\u3000\u00a0abcsXYZ019.,-'&;:!?\"()[]{}<>/$%#@*+
                     "，", "．", "は", "カ", "한", "Ä", "ß", "İ", "Σ", "<skipped>", "\u2e80", "\uff01", "\uff61"])
 WMT17 = "wmt17-ende-sacrebleu"
 WMT22 = "wmt22-general"
-CORPORA_DEFAULT = Path(os.environ.get("ASSAY_CORPORA") or Path(__file__).resolve().parent.parent.parent / "shared" / "corpora")
+CORPORA_DEFAULT = Path(os.environ.get("ASSAY_CORPORA") or Path(__file__).resolve().parents[4] / "shared" / "corpora")
 
 
 def _sacrebleu2(require_tool):

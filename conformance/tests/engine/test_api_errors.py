@@ -12,7 +12,7 @@ import pytest
 
 import assay
 
-SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "sample"
+SAMPLE = Path(__file__).resolve().parents[3] / "fixtures" / "sample"
 
 # sacrebleu 2.6.0 (/tmp/refvenv): in fixtures/sample,
 #   from sacrebleu.metrics import BLEU; BLEU().corpus_score(hyp, [ref1, ref2]).score

@@ -98,7 +98,7 @@ def test_reversed_attribution_is_negated(case) -> None:
 
 def _sample() -> tuple[list[str], list[list[str]]]:
     from pathlib import Path
-    root = Path(__file__).resolve().parent.parent / "fixtures" / "sample"
+    root = Path(__file__).resolve().parents[3] / "fixtures" / "sample"
     hyps = (root / "hyp.txt").read_text(encoding="utf-8").splitlines()
     refs = [(root / f"ref{i}.txt").read_text(encoding="utf-8").splitlines() for i in (1, 2)]
     return hyps, refs

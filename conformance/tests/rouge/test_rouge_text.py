@@ -27,8 +27,8 @@ from assay.stemmers import PorterStemmer
 from assay.resources.exceptions import read_exception_table
 from conformance.references.availability import missing
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "tokenizers" / "rouge.json"
-RESEARCH = Path(__file__).resolve().parent.parent.parent / "shared" / "research" / "rouge_meteor_cider_golden.json"
+FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "tokenizers" / "rouge.json"
+RESEARCH = Path(__file__).resolve().parents[4] / "shared" / "research" / "rouge_meteor_cider_golden.json"
 relaxed = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -20,7 +20,7 @@ from assay.jobs.conform.assay_impl import ProfileImplementation
 from assay.core.errors import InputError
 from assay.profiles.registry import profiles_of
 
-CLIENTS = Path(__file__).resolve().parent / "examples" / "conform_clients"
+CLIENTS = Path(__file__).resolve().parents[2] / "examples" / "conform_clients"
 ASSAY_CLIENT = f"cmd:{sys.executable} {CLIENTS / 'assay_client.py'}"
 BROKEN = f"cmd:{sys.executable} {CLIENTS / 'broken_client.py'}"
 JS_CLIENT = CLIENTS / "bleu_client.js"
@@ -206,7 +206,7 @@ def test_wrong_clipping_is_identified_with_unexplained_cases() -> None:
 
 
 def test_direct_exceptions_are_errors_not_crashes() -> None:
-    impl = connect.connect("direct:conformance.test_conform:_raising_impl")
+    impl = connect.connect("direct:conformance.tests.conform.test_conform:_raising_impl")
     case = suite.select(suite.Selection("bleu", ["sacrebleu"]))[0]
     outcome = runner.run_suite(impl, [case]).outcomes[0]
     assert outcome.status == "errored" and "ValueError: boom" in outcome.message
@@ -239,7 +239,7 @@ def test_selection_with_set_knobs() -> None:
 
 
 def _run_profile_with_knobs(cases: list) -> runner.Report:
-    impl = connect.connect("direct:conformance.test_conform:NLTK_METHOD3")
+    impl = connect.connect("direct:conformance.tests.conform.test_conform:NLTK_METHOD3")
     return runner.run_suite(impl, cases)
 
 

@@ -24,7 +24,7 @@ import pytest
 
 import assay
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[3]
 INSTALLED = not Path(assay.__file__).resolve().is_relative_to(REPO_ROOT / "impl")
 SAMPLE = REPO_ROOT / "fixtures" / "sample"
 REL = 1e-9

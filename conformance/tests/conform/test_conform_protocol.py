@@ -213,7 +213,7 @@ def _plugin_installed() -> bool:
 
 
 def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[3]
     env = {"PYTHONPATH": f"{root / 'impl'}:{root}", "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"}
     if _plugin_installed():   # the installed wheel: its own assay, loaded through the entry point
         env["PYTHONPATH"] = str(root)
@@ -232,7 +232,7 @@ def test_pytest_plugin_one_item_per_case(tmp_path: Path) -> None:
 
 
 def test_pytest_plugin_failures_and_strict_expect_fail(tmp_path: Path) -> None:
-    client = Path(__file__).resolve().parent / "examples" / "conform_clients" / "broken_client.py"
+    client = Path(__file__).resolve().parents[2] / "examples" / "conform_clients" / "broken_client.py"
     impl = f"--assay-impl=cmd:{sys.executable} {client} --mode wrong-clipping"
     first = _pytest(tmp_path, impl, "--assay-metric=bleu", "--assay-run=bleu/research_sacrebleu/*")
     assert first.returncode == 1

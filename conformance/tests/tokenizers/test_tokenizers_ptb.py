@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from assay.tokenizers.ptb import COCO_PUNCTUATION, coco_tokenize, coco_tokenize_lines, ptb_tokenize, ptb_tokenize_lines
 from conformance.references.ptb_ref import KNOWN_DIVERGENCES, kd_classes, wrapper_line
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "tokenizers" / "ptb.json"
+FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "tokenizers" / "ptb.json"
 DOC = json.loads(FIXTURE.read_text(encoding="utf-8"))
 CASES = DOC["cases"]
 MIN_AGREEMENT = 0.999

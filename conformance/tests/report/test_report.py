@@ -17,7 +17,7 @@ from assay.cli.main import main
 from assay.jobs.report import discover_corpus, sample_dir
 from conformance.references.availability import in_ci, require
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")

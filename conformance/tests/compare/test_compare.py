@@ -18,7 +18,7 @@ from assay.engine.evaluate import Evaluator
 from assay.engine.registry import METRIC_NAMES
 from assay.profiles.registry import profiles_of
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "fixtures" / "sample"
 HYP, REFS = SAMPLE / "hyp.txt", [SAMPLE / "ref1.txt", SAMPLE / "ref2.txt"]
 
