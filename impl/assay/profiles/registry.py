@@ -28,6 +28,7 @@ class Profile:
     sentence_knobs: Mapping[str, Any] = field(default_factory=dict)
     max_refs: int | None = None
     default_width: int | None = None
+    command: str = ""
 
     @property
     def full_name(self) -> str:
@@ -48,7 +49,7 @@ def register(profile: Profile, default: bool = False) -> Profile:
     _PROFILES[(profile.metric, profile.name)] = Profile(
         profile.metric, profile.name, profile.tool, profile.tool_versions,
         MappingProxyType(dict(profile.knobs)), profile.description,
-        MappingProxyType(dict(profile.sentence_knobs)), profile.max_refs, profile.default_width)
+        MappingProxyType(dict(profile.sentence_knobs)), profile.max_refs, profile.default_width, profile.command)
     return _PROFILES[(profile.metric, profile.name)]
 
 
@@ -85,11 +86,14 @@ def _load_profiles_of(metric: str) -> None:
         raise KnobError(f"unknown metric {metric!r}; known: {', '.join(METRIC_NAMES)}")
     _LOADED.add(metric)
     try:
-        import_module(f"assay.profiles.{metric}")
+        module = import_module(f"assay.profiles.{metric}")
     except ModuleNotFoundError as exc:
         if exc.name != f"assay.profiles.{metric}":
             raise
         import_module(f"assay.metrics.{metric}.family")
+        return
+    for profile in module.PROFILES:
+        register(profile, default=profile.name == module.DEFAULT)
 
 
 def profiles_of(metric: str | None = None) -> list[Profile]:
