@@ -39,14 +39,15 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
+from conformance.paths import FIXTURES
+
 FORMAT = "assay-fixtures/1"
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures"
 
 
 def write_fixture_file(metric: str, family: str, cases: list[dict[str, Any]], description: str,
-                       generated_by: dict[str, Any]) -> Path:
-    path = FIXTURES / metric / f"{family}.json"
+                       generated_by: dict[str, Any], root: Path | None = None) -> Path:
+    """Write ``<root>/<metric>/<family>.json`` (``root`` defaults to ``fixtures/``)."""
+    path = (root or FIXTURES) / metric / f"{family}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     ids = [c["id"] for c in cases]
     if len(ids) != len(set(ids)):
@@ -57,11 +58,11 @@ def write_fixture_file(metric: str, family: str, cases: list[dict[str, Any]], de
     return path
 
 
-def write_specs(specs: list[dict[str, Any]]) -> None:
+def write_specs(specs: list[dict[str, Any]], root: Path | None = None) -> None:
     """Write fixture-file specs ``{"metric", "family", "cases", "description", "generated_by"}``."""
     for spec in specs:
         path = write_fixture_file(spec["metric"], spec["family"], spec["cases"], spec["description"],
-                                  spec["generated_by"])
+                                  spec["generated_by"], root)
         print(f"wrote {path} ({len(spec['cases'])} cases)")
 
 

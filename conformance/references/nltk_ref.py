@@ -266,7 +266,7 @@ WEIGHT_CHOICES: list[Any] = [None, None, None, [1.0], [0.5, 0.5], [1 / 3, 1 / 3,
 def _corpus_plan(seed: int) -> tuple[dict[str, list], str, Any, bool]:
     """Deterministic corpus + weights + auto_reweigh for generated case ``seed``."""
     import random
-    from conformance.generate import corpus_kinds, generate_corpus
+    from conformance.generate.corpus import corpus_kinds, generate_corpus
     rng = random.Random(10_000 + seed)
     kind = corpus_kinds()[seed % len(corpus_kinds())]
     corpus = generate_corpus(seed, kind=kind, max_segments=rng.choice([1, 2, 3, 4, 6]))
@@ -331,7 +331,7 @@ def legacy_bleu_cases(python: str, n_corpora: int = 120) -> tuple[str, list[dict
 
 def generated_nist_cases(n_corpora: int = 250) -> list[dict[str, Any]]:
     import random
-    from conformance.generate import corpus_kinds, generate_corpus
+    from conformance.generate.corpus import corpus_kinds, generate_corpus
     nltk_version = version()
     cases = []
     for seed in range(n_corpora):

@@ -20,11 +20,11 @@ from assay.jobs.audit.search import Auditor
 from assay.jobs.audit.signatures import format_signature, parse_signature
 from assay.cli.main import main
 from assay.core.errors import InputError
-from assay.metrics.chrf.family import chrf_signature
-from assay.metrics.ter.family import ter_signature1, ter_signature2
+from assay.output.chrf import chrf_signature
+from assay.output.ter import ter_signature1, ter_signature2
 from assay.output.signature import bleu_signature
 from conformance.fixture_io import FIXTURES
-from conformance.generate import generate_corpus
+from conformance.generate.corpus import generate_corpus
 
 AUDIT = FIXTURES / "audit"
 

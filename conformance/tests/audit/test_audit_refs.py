@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import assay
 from assay.jobs.audit.claims import parse_claim
 from assay.jobs.audit.search import Auditor
-from conformance.generate import generate_corpus
+from conformance.generate.corpus import generate_corpus
 
 # every test is marked refs, except the sacrebleu 1.5.1 one (tox's legacy-sacrebleu1 env)
 

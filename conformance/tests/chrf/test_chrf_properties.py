@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import assay
 from assay.core.errors import InputError, KnobError, ToolBehaviourError
 from assay.engine.registry import get_family
-from assay.metrics.chrf.family import word_tokens
+from assay.metrics.chrf.text import word_tokens
 from conformance.strategies import corpus, segment
 
 SACREBLEU_KNOBS = st.fixed_dictionaries({

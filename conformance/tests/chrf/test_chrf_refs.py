@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import assay
 from conformance.fixture_io import within
 from conformance.references import chrf_ref
-from conformance.regen_chrf import odd_corpus
+from conformance.regen.chrf import odd_corpus
 from conformance.strategies import corpus
 
 TOL = {"rel": 1e-9, "abs": 0.0}

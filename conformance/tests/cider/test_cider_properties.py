@@ -20,7 +20,7 @@ from hypothesis import given, settings, strategies as st
 import assay
 from assay.core.coco_json import align, parse_annotations, parse_results
 from assay.engine.registry import get_family
-from conformance.generate_captions import generate_caption_corpus, references_per_image
+from conformance.generate.captions import generate_caption_corpus, references_per_image
 
 WORDS = ["a", "dog", "cat", "runs", "on", "the", "grass", "red", "bike", "two", "sits", "in"]
 

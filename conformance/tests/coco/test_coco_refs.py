@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import assay
-from conformance.generate import generate_corpus
-from conformance.generate_captions import generate_caption_corpus, references_per_image
+from conformance.generate.corpus import generate_corpus
+from conformance.generate.captions import generate_caption_corpus, references_per_image
 from conformance.references import coco_ref
 
 pytestmark = pytest.mark.refs

@@ -17,7 +17,7 @@ from assay.engine.evaluate import Evaluator
 from assay.core.knobs import Config
 from assay.engine.registry import get_family
 from assay.profiles.registry import profiles_of
-from conformance.generate import generate_corpus
+from conformance.generate.corpus import generate_corpus
 
 METRICS = ("bleu", "chrf", "ter", "nist", "cider", "rouge")
 # knobs whose values are paths or need external data; varying them tests nothing here

@@ -15,7 +15,7 @@ from assay.core.errors import AssayError
 from assay.engine.evaluate import Evaluator
 from assay.engine.registry import get_family
 from assay.profiles.registry import profiles_of
-from conformance.generate import generate_corpus
+from conformance.generate.corpus import generate_corpus
 
 METRICS = ("bleu", "nist", "chrf", "ter", "rouge", "cider")
 

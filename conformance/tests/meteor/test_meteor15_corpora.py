@@ -13,12 +13,12 @@ pytestmark = [pytest.mark.refs, pytest.mark.slow, pytest.mark.corpora]
 
 
 def _corpora(root: Path):
-    from conformance.bench_meteor15 import corpora
+    from conformance.bench.meteor15 import corpora
     return list(corpora(root))
 
 
 def test_every_corpus_against_jar(corpora_dir: Path) -> None:
-    from conformance.bench_meteor15 import assay_scores, jar_scores
+    from conformance.bench.meteor15 import assay_scores, jar_scores
     from conformance.references import meteor15_ref
     from conformance.references.availability import missing
     reason = meteor15_ref.available()

@@ -33,7 +33,7 @@ def _close(a: float, b: float) -> bool:
 def test_generated_against_jar():
     ref = _jar()
     import assay
-    from conformance.generate_meteor15 import generate
+    from conformance.generate.meteor15 import generate
     hyps, refs = generate(15003, 200, 2)
     with ref.Meteor15() as jar:
         seg, corpus, stats = jar.score_corpus(hyps, refs)

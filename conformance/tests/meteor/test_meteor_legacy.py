@@ -116,7 +116,7 @@ def test_stemmer_case(legacy_tool) -> None:
     from nltk.stem.porter import PorterStemmer
 
     from assay.engine.api import make_config
-    from assay.metrics.meteor.family import _Matcher
+    from assay.metrics.meteor.nltk_rows import _Matcher
     words = ["We", "AT", "A,", "Dying", "DYING", "News", "Skies", "Sky", "Howe", "Succeed", "Innings",
              "Cats", "Running", "Happiness", "ÉTÉS", "Write", "we", "dying", "news"]
     nltk_stemmer = PorterStemmer()

@@ -138,7 +138,7 @@ def test_corpus_engine_equals_pairwise_alignment(wordnet_dir: str, hyps, streams
     """The whole-corpus alignment (numpy joins) and the per-pair greedy loop (used when the corpus
     is too large for the joins' integer keys) give the same rows, for both NLTK generations."""
     from assay.engine.api import compute_stats
-    from assay.metrics.meteor import family as meteor
+    from assay.metrics.meteor import nltk_rows as meteor
     refs = [s[:len(hyps)] for s in streams]
     fast = compute_stats("meteor", hyps, refs, profile, level="sentence", lowercase=lowercase)[0].rows
     original = meteor._align_units

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import assay
 from conformance.fixture_io import within
-from conformance.generate_captions import large_caption_corpus
+from conformance.generate.captions import large_caption_corpus
 from conformance.references import coco_ref
 
 TOL = {"rel": 1e-9, "abs": 1e-12}

@@ -24,7 +24,7 @@ import assay
 from conformance.fixture_io import within
 from conformance.references import rouge155_ref, rouge_score_ref
 from conformance.references.availability import missing, require
-from conformance.regen_rouge import perl_flags, perl_knobs, perl_settings, perl_types
+from conformance.regen.rouge import perl_flags, perl_knobs, perl_settings, perl_types
 
 pytestmark = pytest.mark.refs
 RS_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")

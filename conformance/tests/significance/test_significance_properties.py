@@ -21,9 +21,9 @@ from assay.engine.api import compute_stats
 from assay.core.errors import InputError, KnobError
 from assay.engine.registry import get_family
 from assay.core.stats import SegmentStats
-from conformance.generate import generate_corpus
+from conformance.generate.corpus import generate_corpus
 
-from conformance.regen_significance import significance_corpus
+from conformance.regen.significance import significance_corpus
 
 SEEDS = st.integers(min_value=0, max_value=2 ** 32)
 

@@ -23,7 +23,7 @@ import assay.jobs.significance as sig
 from assay.core.errors import KnobError
 from assay.jobs.significance_text import confidence_lines
 from conformance.references import significance_ref as ref
-from conformance.regen_significance import significance_corpus
+from conformance.regen.significance import significance_corpus
 
 pytestmark = pytest.mark.refs
 SACREBLEU = "2.6.0"

@@ -28,7 +28,7 @@ import assay
 from assay.tokenizers.ter import TokenizerTercom
 from conformance.fixture_io import within
 from conformance.references import ter_ref
-from conformance.regen_ter import HARD_KINDS, ter_corpus
+from conformance.regen.ter import HARD_KINDS, ter_corpus
 from conformance.strategies import corpus
 
 TOL = {"rel": 1e-9, "abs": 1e-12}

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from assay.tokenizers.ptb import coco_tokenize_lines, ptb_tokenize_lines
 from conformance.references import ptb_ref
-from conformance.regen_ptb import HARD_CASES, OBJECTS, PIECES, SUBJECTS, VERBS, generate_captions
+from conformance.regen.ptb import HARD_CASES, OBJECTS, PIECES, SUBJECTS, VERBS, generate_captions
 
 pytestmark = pytest.mark.refs
 MIN_AGREEMENT = 0.999

@@ -1,4 +1,4 @@
-"""``python -m assay.cli.main``: the ``assay`` command."""
+"""``python -m assay.cli``: the ``assay`` command."""
 from assay.cli.main import main
 
 raise SystemExit(main())

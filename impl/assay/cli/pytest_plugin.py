@@ -13,6 +13,11 @@ from typing import Any
 
 import pytest
 
+from assay.core.errors import AssayError
+from assay.jobs.conform import connect, suite
+from assay.jobs.conform.judge import ERRORED, FAILED, PASSED, SKIPPED, judge
+from assay.jobs.conform.runner import case_message, listed
+
 _STATE_KEY = "_assay_conform_state"
 
 
@@ -32,7 +37,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 class _State:
     def __init__(self, config: pytest.Config):
-        from assay.jobs.conform import connect, suite
         opt = config.getoption
         self.impl = connect.connect(opt("assay_impl"), opt("assay_shape"), timeout=opt("assay_timeout"))
         self.info = self.impl.open()
@@ -67,14 +71,11 @@ class ConformItem(pytest.Item):
         super().__init__(**kwargs)
         self.case = case
         state: _State = self.config.stash[_STASH]
-        from assay.jobs.conform.runner import _listed
-        self.expect_fail_pattern = _listed(case.id, state.expect_fail)
-        if _listed(case.id, state.skip):
+        self.expect_fail_pattern = listed(case.id, state.expect_fail)
+        if listed(case.id, state.skip):
             self.add_marker(pytest.mark.skip(reason="skipped by --assay-skip"))
 
     def runtest(self) -> None:
-        from assay.jobs.conform.judge import ERRORED, FAILED, PASSED, SKIPPED, judge
-        from assay.jobs.conform.runner import case_message
         state: _State = self.config.stash[_STASH]
         answer = state.impl.answer(case_message(self.case))
         outcome = judge(self.case, answer, state.factor)
@@ -105,7 +106,6 @@ _STASH = pytest.StashKey[_State]()
 
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("assay_impl", None):
-        from assay.core.errors import AssayError
         try:
             config.stash[_STASH] = _State(config)
         except AssayError as exc:

@@ -15,11 +15,15 @@ pass ``subset=True`` for that), several results for one id, an empty caption, a 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from assay.core.errors import InputError
+from assay.core.io import read_utf8
 
 
 @dataclass(frozen=True)
@@ -35,19 +39,59 @@ class CocoInput:
         return [[s[i] for s in self.refs if s[i] is not None] for i in range(len(self.hyps))]
 
 
-def load_json(path: str | Path) -> Any:
-    """Parse a JSON file; a syntax error names ``file:line``."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{p}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+MAX_JSON_DEPTH = 100
+"""Deepest nesting of arrays and objects :func:`load_json` reads. A COCO caption file nests 3 or 4 deep; Python's
+``json`` recurses once per level, so a file nested 100,000 deep would end in a RecursionError."""
+
+# Escape pairs (backslash + one character); once they are gone a string is a quote, no quote, a quote.
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_STRING = re.compile(r'"[^"]*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = np.zeros(256, dtype=np.int8)
+_STEP[[ord("["), ord("{")]] = 1
+_STEP[[ord("]"), ord("}")]] = -1
+_CHUNK = 1 << 20
+
+
+def json_depth(text: str, limit: int | None = None) -> int:
+    """How deep arrays/objects nest in ``text`` (brackets inside strings do not count); with
+    ``limit``, counting stops as soon as the depth passes it.
+
+    Linear and recursion-free: escape pairs, then strings, then everything but brackets are
+    removed (regular expressions that never backtrack), and the running depth is a cumulative sum
+    of +1/-1 steps, a megabyte of brackets at a time."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", _ESCAPE.sub("", text))).encode("ascii")
+    steps = np.frombuffer(brackets, dtype=np.uint8)
+    depth = peak = 0
+    for start in range(0, len(steps), _CHUNK):
+        running = np.cumsum(_STEP[steps[start:start + _CHUNK]], dtype=np.int64) + depth
+        peak = max(peak, int(running.max()))
+        depth = int(running[-1])
+        if limit is not None and peak > limit:
+            break
+    return peak
+
+
+def parse_json_text(text: str, name: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """Parse JSON read from ``name``: a syntax error names ``file:line``; nesting deeper than
+    ``max_depth`` levels, or a number Python cannot hold, is an :class:`InputError` naming the file."""
+    if json_depth(text, max_depth) > max_depth:
+        raise InputError(f"{name}: JSON nested deeper than {max_depth} levels "
+                         "(COCO caption files nest 3 or 4 deep)")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{p}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        raise InputError(f"{name}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{name}: JSON nested too deeply to read") from None
+    except ValueError as exc:      # e.g. an integer literal longer than int_max_str_digits
+        raise InputError(f"{name}: not readable JSON ({exc})") from None
+
+
+def load_json(path: str | Path) -> Any:
+    """Parse a JSON file (strict UTF-8, at most :data:`MAX_JSON_DEPTH` levels deep); every problem is
+    an :class:`InputError` naming the file (and the line or byte offset where it has one)."""
+    return parse_json_text(read_utf8(path), str(path))
 
 
 def _key(image_id: Any, where: str) -> str:

@@ -13,10 +13,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-STAGES = ("text", "statistics", "score")
+STAGES = ("text", "statistics", "score", "resample")
 """Where a knob acts. ``text``: how segments become tokens; ``statistics``: how tokens become
-per-segment rows; ``score``: how rows become a number. Configurations that agree on every
-text- and statistics-stage knob share their statistics (:class:`assay.engine.evaluate.Evaluator`)."""
+per-segment rows; ``score``: how rows become a number; ``resample``: only how resampled sums
+become numbers (significance tests), never a corpus or sentence score. Configurations that agree on
+every text- and statistics-stage knob share their statistics
+(:class:`assay.engine.evaluate.Evaluator`); resample-stage knobs are not differences between two
+configurations' scores (:meth:`assay.core.knobs.Config.differs_from`, the input of attribution)."""
 
 
 @dataclass(frozen=True)

@@ -54,17 +54,3 @@ class MetricFamily(ABC):
         function of summed rows under ``config`` raise :class:`KnobError`.
         """
         raise KnobError(f"{self.name}: corpus score is not a function of summed statistics")
-
-    @abstractmethod
-    def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
-        """The signature string naming every setting behind a score."""
-
-    @abstractmethod
-    def format_text(self, value: float, components: dict[str, Any], config: Config,
-                    profile: str | None, signature: str, width: int | None) -> str:
-        """The line the reproduced tool prints for this score."""
-
-    def tool_json(self, value: float, components: dict[str, Any], config: Config,
-                  profile: str | None, signature: str, width: int | None) -> dict[str, Any] | None:
-        """The reproduced tool's own JSON output, where it has one (sacrebleu CLI)."""
-        return None

@@ -10,6 +10,9 @@ from typing import Iterator
 def collector_paused() -> Iterator[None]:
     """The collector paused (restored afterwards if it was on).
 
+    Nothing is caught: any exception from the body, ``KeyboardInterrupt`` (Ctrl-C) included,
+    propagates unchanged after the collector is switched back on, so a long run stays interruptible.
+
     Filling a process-wide cache or building one Score per segment allocates tens of thousands of
     containers; every collection those allocations trigger traverses every object of the process (a
     loaded NLTK WordNet is ~10^5 of them) and reclaims nothing, since none of them forms a cycle."""

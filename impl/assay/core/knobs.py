@@ -115,7 +115,11 @@ class KnobSet:
     def statistics_knobs(self) -> tuple[str, ...]:
         """Names of the knobs that act before the score stage (text and statistics): the key of
         the statistics cache. Knobs without a declared stage count as statistics knobs."""
-        return tuple(k.name for k in self.knobs if k.stage != "score")
+        return tuple(k.name for k in self.knobs if k.stage not in ("score", "resample"))
+
+    def resample_knobs(self) -> frozenset[str]:
+        """Names of the knobs that only act on resampled sums (significance arithmetic)."""
+        return frozenset(k.name for k in self.knobs if k.stage == "resample")
 
     def resolve(self, settings: Mapping[str, Any], metric: str) -> dict[str, Any]:
         """Expand aliases and coerce values; unknown names are a :class:`KnobError`."""
@@ -140,7 +144,7 @@ class KnobSet:
 class Config(Mapping[str, Any]):
     """A frozen, complete and validated assignment of every knob of a metric family."""
 
-    __slots__ = ("metric", "_values")
+    __slots__ = ("metric", "knobset", "_values", "_resample")
 
     def __init__(self, metric: str, knobset: KnobSet, values: Mapping[str, Any]):
         full = knobset.defaults()
@@ -148,7 +152,9 @@ class Config(Mapping[str, Any]):
         if knobset.validate is not None:
             knobset.validate(full)
         self.metric = metric
+        self.knobset = knobset
         self._values = MappingProxyType(full)
+        self._resample = knobset.resample_knobs()
 
     def __getitem__(self, key: str) -> Any:
         return self._values[key]
@@ -179,8 +185,9 @@ class Config(Mapping[str, Any]):
         return dict(self._values)
 
     def differs_from(self, other: "Config") -> list[str]:
-        """Names of the knobs whose values differ (the input of attribution)."""
-        return [k for k in self._values if self._values[k] != other[k]]
+        """Names of the knobs whose values differ (the input of attribution); resample-stage
+        knobs cannot change a corpus or sentence score and are left out."""
+        return [k for k in self._values if self._values[k] != other[k] and k not in self._resample]
 
 
 def hashable(value: Any) -> Any:

@@ -4,34 +4,67 @@ References are *streams* (one list per reference file, each aligned with ``hyps`
 sacrebleu's ``corpus_score(hyps, [ref_stream_1, …])``. The per-segment orientation
 (NLTK/torchmetrics: one list of references per hypothesis) is rejected with a clear message
 unless ``refs_orientation="segments"`` is passed.
+
+Scoring has two stages: per-segment statistics (:func:`compute_stats`) and a score from them
+(:func:`score_from_stats`). A caller that already holds a configuration (the CLI, which needs it
+to read its input files) builds it once with :func:`configure` and scores it with
+:func:`score_configured` / :func:`sentence_scores_configured`: one configuration, one family
+lookup.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from assay.core.errors import InputError, KnobError
+from assay.core.family import MetricFamily
 from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
-from assay.engine.registry import get_family
-from assay.output import presenter
-from assay.text.segments import is_pretokenized
-from assay.profiles.registry import Profile, get_profile
 from assay.core.score import Score
 from assay.core.stats import SegmentStats
+from assay.engine.registry import get_family
+from assay.output import presenter
+from assay.profiles.registry import Profile, get_profile
+from assay.text.segments import is_pretokenized
+
+LEVELS = ("corpus", "sentence")
 
 
-def make_config(metric: str, profile: str | None = None, level: str = "corpus", **knobs: Any) -> tuple[Config, Profile]:
+@dataclass(frozen=True)
+class Configured:
+    """One metric ready to score: its family, the complete configuration and the profile it names."""
+
+    family: MetricFamily
+    config: Config
+    profile: Profile
+    level: str = "corpus"
+
+
+def configure(metric: str, profile: str | None = None, level: str = "corpus", **knobs: Any) -> Configured:
     """The complete knob assignment: family defaults < profile < sentence defaults < user knobs."""
     family = get_family(metric)
     prof = get_profile(metric, profile)
-    if level not in ("corpus", "sentence"):
+    if level not in LEVELS:
         raise KnobError(f"level must be 'corpus' or 'sentence', got {level!r}")
     user = family.derive(family.knobset.resolve(knobs, family.name))
     values = dict(prof.knobs)
     if level == "sentence":
         values.update(prof.sentence_knobs)
     values.update(user)
-    return Config(family.name, family.knobset, values), prof
+    return Configured(family, Config(family.name, family.knobset, values), prof, level)
+
+
+def make_config(metric: str, profile: str | None = None, level: str = "corpus", **knobs: Any) -> tuple[Config, Profile]:
+    """``(config, profile)`` of :func:`configure`."""
+    configured = configure(metric, profile, level, **knobs)
+    return configured.config, configured.profile
+
+
+def check_max_refs(profile: Profile, n_refs: int) -> None:
+    """:class:`InputError` when ``profile``'s tool takes fewer reference streams than ``n_refs``
+    (``Profile.max_refs``; e.g. d2l's ``bleu`` scores one reference)."""
+    if profile.max_refs is not None and n_refs > profile.max_refs:
+        raise InputError(f"profile {profile.full_name} takes at most {profile.max_refs} reference(s), got {n_refs}")
 
 
 def normalize_refs(hyps: Sequence[Any], refs: Any, orientation: str = "streams") -> list[list[Any]]:
@@ -41,6 +74,11 @@ def normalize_refs(hyps: Sequence[Any], refs: Any, orientation: str = "streams")
     if isinstance(hyps, str) or not isinstance(hyps, Sequence):
         what = "a single string" if isinstance(hyps, str) else type(hyps).__name__
         raise InputError(f"hyps must be a list of segments, not {what}")
+    for k, hyp in enumerate(hyps):
+        if not isinstance(hyp, (str, list, tuple)):
+            kind = type(hyp).__name__
+            got = "None" if hyp is None else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+            raise InputError(f"hypothesis {k + 1} is {got}, expected a string (or a list of tokens)")
     if isinstance(refs, str) or not isinstance(refs, Sequence) or len(refs) == 0:
         raise InputError("refs must be a non-empty list of reference streams (one list per reference file)")
     token_mode = is_pretokenized(hyps)
@@ -71,29 +109,39 @@ def nrefs_field(refs: list[list[Any]]) -> str:
     return "var" if any(r is None for s in refs for r in s) else str(len(refs))
 
 
+def _stats(configured: Configured, hyps: Sequence[Any], refs: Any, refs_orientation: str
+           ) -> tuple[SegmentStats, list[list[Any]]]:
+    """Reference streams checked, then the per-segment statistics of ``configured``."""
+    streams = normalize_refs(hyps, refs, refs_orientation)
+    if not hyps:
+        raise InputError("no hypotheses: the input is empty")
+    check_max_refs(configured.profile, len(streams))
+    return configured.family.segment_stats(hyps, streams, configured.config), streams
+
+
 def compute_stats(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
                   level: str = "corpus", refs_orientation: str = "streams", **knobs: Any
                   ) -> tuple[SegmentStats, Config, Profile, list[list[Any]]]:
     """Per-segment sufficient statistics for one configuration (the first stage)."""
-    config, prof = make_config(metric, profile, level, **knobs)
-    streams = normalize_refs(hyps, refs, refs_orientation)
-    if not hyps:
-        raise InputError("no hypotheses: the input is empty")
-    if prof.max_refs is not None and len(streams) > prof.max_refs:
-        raise InputError(f"profile {prof.full_name} takes at most {prof.max_refs} reference(s), got {len(streams)}")
-    stats = get_family(metric).segment_stats(hyps, streams, config)
-    return stats, config, prof, streams
+    configured = configure(metric, profile, level, **knobs)
+    stats, streams = _stats(configured, hyps, refs, refs_orientation)
+    return stats, configured.config, configured.profile, streams
 
 
 def score_from_stats(metric: str, stats: SegmentStats, config: Config, profile: Profile, nrefs: str,
                      width: int | None = None) -> Score:
     """The second stage: a Score from rows (all rows = corpus; one row = a sentence)."""
-    family = get_family(metric)
+    return family_score(get_family(metric), stats, config, profile, nrefs, width)
+
+
+def family_score(family: MetricFamily, stats: SegmentStats, config: Config, profile: Profile, nrefs: str,
+                 width: int | None = None) -> Score:
+    """:func:`score_from_stats` for a family already at hand."""
     value, components = family.score_stats(stats, config)
     return _make_score(family, value, components, config, profile, nrefs, width)
 
 
-def _make_score(family: Any, value: float, components: Any, config: Config, profile: Profile,
+def _make_score(family: MetricFamily, value: float, components: Any, config: Config, profile: Profile,
                 nrefs: str, width: int | None, signature: str | None = None) -> Score:
     shown = presenter(family.name)
     if signature is None:
@@ -106,27 +154,41 @@ def _make_score(family: Any, value: float, components: Any, config: Config, prof
     return Score(family.name, value, config, profile.name, signature, render, components)
 
 
-def score(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
-          refs_orientation: str = "streams", width: int | None = None, **knobs: Any) -> Score:
-    """Corpus-level score of ``hyps`` against reference streams ``refs`` under a profile and knobs."""
-    stats, config, prof, streams = compute_stats(metric, hyps, refs, profile, level="corpus",
-                                                 refs_orientation=refs_orientation, **knobs)
-    return score_from_stats(metric, stats, config, prof, nrefs_field(streams), width)
+def score_configured(configured: Configured, hyps: Sequence[Any], refs: Any, *,
+                     refs_orientation: str = "streams", width: int | None = None) -> Score:
+    """The corpus score of ``hyps`` under a configuration built by :func:`configure`."""
+    stats, streams = _stats(configured, hyps, refs, refs_orientation)
+    return family_score(configured.family, stats, configured.config, configured.profile, nrefs_field(streams),
+                        width)
 
 
-def sentence_scores(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
-                    refs_orientation: str = "streams", width: int | None = None, **knobs: Any) -> list[Score]:
-    """One score per segment, with the tool's sentence-level defaults (e.g. sacrebleu's sentence_bleu)."""
-    stats, config, prof, streams = compute_stats(metric, hyps, refs, profile, level="sentence",
-                                                 refs_orientation=refs_orientation, **knobs)
-    family = get_family(metric)
+def sentence_scores_configured(configured: Configured, hyps: Sequence[Any], refs: Any, *,
+                               refs_orientation: str = "streams", width: int | None = None) -> list[Score]:
+    """One score per segment under a configuration built by :func:`configure` (use level
+    ``sentence`` for the tool's sentence-level defaults)."""
+    stats, streams = _stats(configured, hyps, refs, refs_orientation)
+    family, config, prof = configured.family, configured.config, configured.profile
+    shown = presenter(family.name)
     signatures: dict[str, str] = {}
     out = []
     with collector_paused():   # one Score per segment: no full collections of a large heap meanwhile
         for i, (value, components) in enumerate(family.sentence_stats_scores(stats, config)):
             nrefs = "var" if any(s[i] is None for s in streams) else str(len(streams))
             if nrefs not in signatures:
-                signatures[nrefs] = presenter(metric).signature(config, prof.name, nrefs, prof.tool_version)
+                signatures[nrefs] = shown.signature(config, prof.name, nrefs, prof.tool_version)
             out.append(_make_score(family, value, components, config, prof, nrefs, width, signatures[nrefs]))
     return out
 
+
+def score(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
+          refs_orientation: str = "streams", width: int | None = None, **knobs: Any) -> Score:
+    """Corpus-level score of ``hyps`` against reference streams ``refs`` under a profile and knobs."""
+    return score_configured(configure(metric, profile, "corpus", **knobs), hyps, refs,
+                            refs_orientation=refs_orientation, width=width)
+
+
+def sentence_scores(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
+                    refs_orientation: str = "streams", width: int | None = None, **knobs: Any) -> list[Score]:
+    """One score per segment, with the tool's sentence-level defaults (e.g. sacrebleu's sentence_bleu)."""
+    return sentence_scores_configured(configure(metric, profile, "sentence", **knobs), hyps, refs,
+                                      refs_orientation=refs_orientation, width=width)

@@ -3,13 +3,20 @@
 ``compare``, ``report``, ``audit`` and ``conform`` score the same hypotheses and references under
 dozens to thousands of configurations. Most configurations differ only in knobs that the
 score stage reads (smoothing, scale, effective order, averaging ...), so their per-segment
-statistics are identical. :class:`Evaluator` finds that out without any per-knob annotation:
-the first time it computes statistics it hands the family a :class:`ReadTrackingConfig`, which
-records every knob ``segment_stats`` reads. Because ``segment_stats`` is deterministic and its
-control flow depends only on the knobs it reads, any later configuration that agrees on exactly
-those knobs has the same statistics, and the cached rows are reused (a cache hit is exact, not a
-heuristic). Code that reads the whole configuration (iteration, ``as_dict``, hashing) marks
-every knob as read, which only makes reuse more conservative.
+statistics are identical. :class:`Evaluator` keys its statistics cache on:
+
+- the **text- and statistics-stage knobs** (:meth:`assay.core.knobs.KnobSet.statistics_knobs`),
+  when every knob of the family declares its stage (``Knob.stage``): configurations that agree
+  on those knobs share their rows;
+- otherwise (a family whose knobs do not all declare a stage yet) the knobs ``segment_stats``
+  actually **reads**: the first time it computes statistics it hands the family a
+  :class:`ReadTrackingConfig`, which records every knob read. Because ``segment_stats`` is
+  deterministic and its control flow depends only on the knobs it reads, any later
+  configuration that agrees on exactly those knobs has the same statistics (a cache hit is
+  exact, not a heuristic). Code that reads the whole configuration (iteration, ``as_dict``,
+  hashing) marks every knob as read, which only makes reuse more conservative. Tests use the
+  same tracker to check that every knob ``segment_stats`` reads is declared text or statistics
+  stage.
 
 Tool failures (:class:`~assay.core.errors.ToolBehaviourError`) are cached like results, so a
 configuration space with a crashing corner is explored once.
@@ -20,13 +27,13 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from assay.engine import api
 from assay.core.errors import InputError, ToolBehaviourError
 from assay.core.knobs import Config, hashable
-from assay.engine.registry import get_family
-from assay.profiles.registry import Profile, get_profile
 from assay.core.score import Score
 from assay.core.stats import SegmentStats
+from assay.engine import api
+from assay.engine.registry import get_family
+from assay.profiles.registry import Profile, get_profile
 
 
 class ReadTrackingConfig(Config):
@@ -37,6 +44,8 @@ class ReadTrackingConfig(Config):
     def __init__(self, config: Config):
         object.__setattr__(self, "metric", config.metric)
         object.__setattr__(self, "_values", config._values)
+        object.__setattr__(self, "_resample", config._resample)
+        object.__setattr__(self, "knobset", config.knobset)
         object.__setattr__(self, "read", set())
 
     def __getitem__(self, key: str) -> Any:
@@ -87,7 +96,8 @@ class Evaluator:
     # ------------------------------------------------------------------ configurations
     def config(self, profile: str | None = None, level: str = "corpus", **knobs: Any) -> tuple[Config, Profile]:
         """The complete configuration of ``profile`` + ``knobs`` (see :func:`assay.engine.api.make_config`)."""
-        return api.make_config(self.metric, profile, level, **knobs)
+        configured = api.configure(self.metric, profile, level, **knobs)
+        return configured.config, configured.profile
 
     # ------------------------------------------------------------------ statistics
     def stats(self, config: Config) -> SegmentStats:
@@ -129,8 +139,8 @@ class Evaluator:
     def score(self, config: Config, profile: Profile | str | None = None, width: int | None = None) -> Score:
         """The corpus score under ``config`` (``profile`` only names it in the signature)."""
         prof = profile if isinstance(profile, Profile) else get_profile(self.metric, profile)
-        self._check_refs(prof)
-        return api.score_from_stats(self.metric, self.stats(config), config, prof, self.nrefs, width)
+        api.check_max_refs(prof, len(self.streams))
+        return api.family_score(self.family, self.stats(config), config, prof, self.nrefs, width)
 
     def value(self, config: Config) -> float:
         """The corpus score's value alone (no signature or text): the fast path for searches."""
@@ -141,8 +151,3 @@ class Evaluator:
         tool's sentence defaults)."""
         pairs = self.family.sentence_stats_scores(self.stats(config), config)
         return np.array([v for v, _ in pairs], dtype=np.float64)
-
-    def _check_refs(self, prof: Profile) -> None:
-        if prof.max_refs is not None and len(self.streams) > prof.max_refs:
-            raise InputError(f"profile {prof.full_name} takes at most {prof.max_refs} reference(s), "
-                             f"got {len(self.streams)}")

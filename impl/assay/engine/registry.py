@@ -16,7 +16,7 @@ _FAMILIES: dict[str, str] = {
     "nist": "nist:FAMILY",
     "chrf": "chrf:FAMILY",
     "cider": "cider:FAMILY",
-    "coco": "coco:FAMILY",
+    "coco": "assay.engine.coco:FAMILY",      # the composite lives in the engine (it uses other families)
     "ter": "ter:FAMILY",
     "meteor": "meteor:FAMILY",
 }
@@ -30,4 +30,5 @@ def get_family(metric: str) -> "MetricFamily":
     except KeyError:
         raise KnobError(f"unknown metric {metric!r}; known: {', '.join(METRIC_NAMES)}") from None
     module_name, attr = target.split(":")
-    return getattr(import_module(f"assay.metrics.{module_name}.family"), attr)
+    module = module_name if "." in module_name else f"assay.metrics.{module_name}.family"
+    return getattr(import_module(module), attr)

@@ -40,13 +40,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 from math import factorial
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
-from assay.core.errors import AssayError, InputError, KnobError
+from assay.core.errors import AssayError, KnobError
 from assay.core.knobs import Config
-
-if TYPE_CHECKING:  # pragma: no cover
-    from assay.engine.evaluate import Evaluator
+from assay.engine.api import check_max_refs
+from assay.engine.evaluate import Evaluator
+from assay.profiles.registry import get_profile
 
 SCALE_KNOB = "scale"
 MAX_ENUMERATED_KNOBS = 16   # 2^16 configurations are validated before evaluation at most
@@ -94,7 +94,7 @@ class _Invalid:
         self.reason = reason
 
 
-def attribute(evaluator: "Evaluator", config_from: Config, config_to: Config,
+def attribute(evaluator: Evaluator, config_from: Config, config_to: Config,
               profile_from: str | None = None, profile_to: str | None = None,
               max_players: int = 8, *, scale_on: str = "max", merge: str = "effect") -> Attribution:
     """Shapley decomposition of ``score(config_to) - score(config_from)`` over the differing knobs.
@@ -330,11 +330,6 @@ def _merge_by_order(groups: list[tuple[str, ...]], limit: int,
 _MERGES = {"effect": _merge_by_effect, "order": _merge_by_order}
 
 
-def _check_max_refs(evaluator: "Evaluator", profile: str | None) -> None:
-    if profile is None:
-        return
-    from assay.profiles.registry import get_profile
-    prof = get_profile(evaluator.metric, profile)
-    if prof.max_refs is not None and len(evaluator.streams) > prof.max_refs:
-        raise InputError(f"profile {prof.full_name} takes at most {prof.max_refs} reference(s), "
-                         f"got {len(evaluator.streams)}")
+def _check_max_refs(evaluator: Evaluator, profile: str | None) -> None:
+    if profile is not None:
+        check_max_refs(get_profile(evaluator.metric, profile), len(evaluator.streams))

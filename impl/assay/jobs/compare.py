@@ -15,16 +15,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from assay.jobs.attribution import SCALE_KNOB, Attribution, attribute
 from assay.core.errors import AssayError, KnobError
-from assay.engine.evaluate import Evaluator
 from assay.core.knobs import Config
-from assay.engine.registry import METRIC_NAMES
+from assay.engine.api import check_max_refs
+from assay.engine.evaluate import Evaluator
+from assay.engine.registry import METRIC_NAMES, get_family
+from assay.jobs.attribution import SCALE_KNOB, Attribution, attribute
+from assay.metrics.rouge.text import TextPipeline
+from assay.metrics.ter.family import tokenizer_of
 from assay.profiles.registry import DEFAULT_PROFILE, Profile, profiles_of
+from assay.text.segments import tokenize_segments
 
 Tokens = Callable[[Sequence[str], Config], list[list[str]]]
 Progress = Callable[[str], None]
@@ -69,17 +74,14 @@ def _fixed(factor: float) -> Callable[[Config], float]:
 
 
 def _word_tokens(texts: Sequence[str], config: Config) -> list[list[str]]:
-    from assay.text.segments import tokenize_segments
     return tokenize_segments(list(texts), config)
 
 
 def _ter_tokens(texts: Sequence[str], config: Config) -> list[list[str]]:
-    from assay.metrics.ter.family import tokenizer_of
     return tokenizer_of(config).tokenize_lines(list(texts))
 
 
 def _rouge_tokens(texts: Sequence[str], config: Config) -> list[list[str]]:
-    from assay.metrics.rouge.text import TextPipeline
     pipe = TextPipeline(config["tokenizer"], config["stemmer"], config["stopwords"], config["stem_min_length"],
                         config["exceptions_path"], config["stopwords_path"], config["lowercase"])
     return [pipe.tokens(t) for t in texts]
@@ -95,13 +97,12 @@ def _chrf_tokens(texts: Sequence[str], config: Config) -> list[list[str]]:
 
 
 def _rouge_reports(profile: Profile, measure: Measure) -> bool:
-    """rouge-score computes any type; ROUGE-1.5.5 prints ROUGE-N and its ROUGE-L is rougeLsum;
-    pycocoevalcap prints ROUGE_L only."""
+    """Does the profile's tool print this ROUGE type: one of its own ``types``, or one its
+    ``Profile.reported_measures`` patterns name (rouge-score computes any type; ROUGE-1.5.5 prints
+    ROUGE-N and its ROUGE-L is rougeLsum; pycocoevalcap prints ROUGE_L only)."""
     (kind,) = measure.knobs["types"]
     own = tuple(profile.knobs.get("types", ()))
-    if kind in own or profile.tool == "rouge-score":
-        return True
-    return kind[5:].isdigit() and profile.tool != "pycocoevalcap"
+    return kind in own or any(fnmatchcase(kind, pattern) for pattern in profile.reported_measures)
 
 
 #: the one table to extend when a family is added (families without an entry: default_view)
@@ -125,7 +126,6 @@ VIEWS: dict[str, MetricView] = {v.metric: v for v in (
 
 def default_view(metric: str) -> MetricView:
     """A family without an entry in VIEWS: one row, normalised by its ``scale`` knob if it has one."""
-    from assay.engine.registry import get_family
     has_scale = SCALE_KNOB in get_family(metric).knobset
     return MetricView(metric, (Measure(metric),), _per_scale(100.0) if has_scale else None)
 
@@ -245,11 +245,6 @@ def measure_config(ev: Evaluator, profile: str, measure: Measure, level: str = "
     return ev.config(profile, level, **dict(measure.knobs))[0]
 
 
-def _check_refs(prof: Profile, nrefs: int) -> None:
-    if prof.max_refs is not None and nrefs > prof.max_refs:
-        raise AssayError(f"takes at most {prof.max_refs} reference(s); this input has {nrefs}")
-
-
 def compare(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metrics: Sequence[str] | None = None,
             profiles: Sequence[str] | None = None, progress: Progress | None = None) -> Comparison:
     """Score ``hyps`` against reference streams under every selected profile of every metric."""
@@ -280,7 +275,7 @@ def compare(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metrics: 
                 try:
                     if view.reports is not None and not view.reports(prof, measure):
                         raise AssayError(f"{prof.tool} does not report {measure.label}")
-                    _check_refs(prof, len(streams))
+                    check_max_refs(prof, len(streams))
                     config = measure_config(ev, prof.name, measure)
                     value = ev.value(config)
                     norm = value * view.factor(config) if view.factor else None

@@ -13,9 +13,10 @@ Every rule below was found black-box with sacrebleu 2.6.0 (numpy 2.x) and is rep
   dtype=bool)``; trial k's first pseudo-system takes the baseline's row where the mask is True and
   the system's row elsewhere, the second the opposite.
 - **Bootstrap arithmetic**: the rows are cast to float32 and each resample is summed in float32,
-  segment by segment in index order, and scored with float32 arithmetic
-  (:mod:`assay.jobs.significance_float32`: BLEU's precisions, chrF's and TER's whole scores are float32).
-  Profiles of other tools resample with exact float64 sums and the family's ``scores_from_sums``.
+  segment by segment in index order, and scored with float32 arithmetic (BLEU's precisions, chrF's
+  and TER's whole scores are float32): the sacrebleu 2.x profiles set the score-stage knob
+  ``resample_arithmetic=float32``, and each family's ``scores_from_sums`` scores float32 sums so.
+  Other profiles (``float64``) resample with exact float64 sums.
   AR sums are float64 (``mask @ base + ~mask @ system``), scored with float64 arithmetic.
 - **CI** (:func:`estimate_ci`): sort the resampled scores; ``mean`` = numpy's mean of the sorted
   scores (``--confidence`` uses ``statistics.mean`` instead, :func:`statistics_mean`); with ``lo = n // 40``
@@ -45,12 +46,16 @@ totals stay below 2^24; otherwise the float32 sums are accumulated in sacrebleu'
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+import statistics
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from assay.core.errors import InputError, KnobError, ToolBehaviourError
+from assay.engine.api import compute_stats, make_config, normalize_refs, nrefs_field, score_from_stats
+from assay.engine.registry import get_family
+from assay.jobs.significance_types import ConfidenceResult, PairedResult, Seed, SystemResult
 
 DEFAULT_SEED = 12345
 SEED_ENV = "SACREBLEU_SEED"
@@ -62,19 +67,6 @@ _ENV = object()     # "read SACREBLEU_SEED"
 
 
 # ----------------------------------------------------------------------------- seed
-@dataclass(frozen=True)
-class Seed:
-    """The seed used for every draw (``None`` = unseeded) and the ``seed:`` signature field."""
-
-    value: int | None
-    label: str
-
-    @property
-    def paired_label(self) -> str:
-        """Paired tests write the parsed seed (``" 0042"`` -> ``42``); ``--confidence`` the raw text."""
-        return "none" if self.value is None else str(self.value)
-
-
 def resolve_seed(seed: Any = _ENV) -> Seed:
     """sacrebleu's seed: default from ``SACREBLEU_SEED`` (unset -> 12345, ``none`` -> unseeded).
 
@@ -164,22 +156,27 @@ def float64_sums(rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.asarray(counts, dtype=np.float64) @ np.asarray(rows, dtype=np.float64)
 
 
+def resample_sums(setup: "MetricSetup", st: "_Stats", idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Each resample's column sums: float32 in sacrebleu's order when the configuration says
+    ``resample_arithmetic=float32`` (the family then scores them with sacrebleu's float32
+    arithmetic), else exact float64 sums."""
+    if setup.config.get("resample_arithmetic") == "float32":
+        return float32_sums(st.rows, idx, counts)
+    return float64_sums(st.rows, counts)
+
+
 def resample_scores(setup: "MetricSetup", st: "_Stats", idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """One corpus score per resample: sacrebleu 2.x profiles with sacrebleu's float32 arithmetic
-    (:mod:`assay.jobs.significance_float32`), every other profile from exact float64 sums."""
-    from assay.jobs.significance_float32 import tool_resample_scores, uses_float32
-    if uses_float32(setup.profile):
-        return tool_resample_scores(setup.family, float32_sums(st.rows, idx, counts), setup.config, st.columns)
-    return np.asarray(setup.family.scores_from_sums(float64_sums(st.rows, counts), setup.config))
+    """One corpus score per resample, in the arithmetic the configuration names."""
+    return np.asarray(setup.family.scores_from_sums(resample_sums(setup, st, idx, counts), setup.config))
 
 
 def _confidence_scores(setup: "MetricSetup", st: "_Stats", idx: np.ndarray, counts: np.ndarray
                        ) -> tuple[np.ndarray, np.ndarray | None]:
-    from assay.jobs.significance_float32 import tool_resample_scores_and_kinds, uses_float32
-    if uses_float32(setup.profile):
-        return tool_resample_scores_and_kinds(setup.family, float32_sums(st.rows, idx, counts), setup.config,
-                                              st.columns)
-    return np.asarray(setup.family.scores_from_sums(float64_sums(st.rows, counts), setup.config)), None
+    """Resampled scores and, where the family knows it, which of them are Python floats in the tool."""
+    sums = resample_sums(setup, st, idx, counts)
+    scores = np.asarray(setup.family.scores_from_sums(sums, setup.config))
+    python_floats = getattr(setup.family, "float32_python_float_mask", None)
+    return scores, (None if python_floats is None else python_floats(sums, setup.config))
 
 
 def statistics_mean(scores: np.ndarray, python: np.ndarray | None = None) -> float:
@@ -187,7 +184,6 @@ def statistics_mean(scores: np.ndarray, python: np.ndarray | None = None) -> flo
     rounded mean, in the scores' type; its paired tests use numpy's mean of the sorted scores).
     ``python`` marks scores that are Python floats in the tool: a mix with float32 scores is a
     TypeError in sacrebleu 2.6.0, reproduced as :class:`ToolBehaviourError`."""
-    import statistics
     if python is not None and python.any() and not python.all():
         raise ToolBehaviourError("sacrebleu 2.6.0 cannot average these resamples: some scores are Python "
                                  "floats (no effective order / no reference) and others float32 "
@@ -255,15 +251,12 @@ class MetricSetup:
 
     @property
     def family(self) -> Any:
-        from assay.engine.registry import get_family
         return get_family(self.metric)
 
 
 def prepare_metrics(metrics: Any, profile: str | None = None, **knobs: Any) -> list[MetricSetup]:
     """Metrics given as ``"bleu"``, ``"bleu/sacrebleu"``, ``"bleu,chrf"``, a list of those, or
     ``(metric, profile, knobs)`` tuples. Shared ``knobs`` apply to the metrics that know them."""
-    from assay.engine.api import make_config
-    from assay.engine.registry import get_family
     items: list[tuple[str, str | None, dict[str, Any]]] = []
     entries = metrics.split(",") if isinstance(metrics, str) else list(metrics)
     for entry in entries:
@@ -306,7 +299,6 @@ class _Stats:
 
 
 def _system_stats(setup: MetricSetup, hyps: Sequence[Any], refs: Any, label: str) -> _Stats:
-    from assay.engine.api import compute_stats, nrefs_field, score_from_stats
     try:
         stats, config, prof, streams = compute_stats(setup.metric, hyps, refs, setup.profile.name,
                                                      **setup.knobs)
@@ -326,7 +318,6 @@ _ROW_LOCAL = ("bleu", "chrf", "ter")
 def _all_system_stats(setup: MetricSetup, names: list[str], outputs: list[Sequence[Any]], refs: Any) -> list[_Stats]:
     """Every system's statistics; for row-local families one pass over all systems (the references
     are tokenised once), split back per system."""
-    from assay.engine.api import compute_stats, normalize_refs, nrefs_field, score_from_stats
     if setup.metric not in _ROW_LOCAL or len(outputs) < 2:
         return [_system_stats(setup, hyps, refs, name) for name, hyps in zip(names, outputs)]
     streams = normalize_refs(outputs[0], refs)
@@ -378,95 +369,6 @@ def _check_n(n_samples: int, what: str) -> int:
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
         raise KnobError(f"{what} must be a positive integer, got {n_samples!r}")
     return int(n_samples)
-
-
-# ----------------------------------------------------------------------------- results
-@dataclass(frozen=True)
-class SystemResult:
-    """One system under one metric: the corpus score, and (per test) p-value, mean and CI."""
-
-    score: float
-    p_value: float | None = None
-    mean: float | None = None
-    ci: float | None = None
-    low: float | None = None
-    high: float | None = None
-
-    def as_tool_json(self) -> dict[str, Any]:
-        """sacrebleu's paired JSON entry: score, p_value, mean, ci (None = null)."""
-        return {"score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
-
-
-@dataclass(frozen=True)
-class ConfidenceResult:
-    """Bootstrap CI of one system under one metric (sacrebleu ``--confidence``)."""
-
-    metric: str
-    name: str
-    score: Any                 # the assay Score of the full corpus
-    result: SystemResult
-    n_samples: int
-    seed: Seed
-    signature: str
-    width: int
-
-    @property
-    def mean(self) -> float:
-        return float(self.result.mean)
-
-    @property
-    def ci(self) -> float:
-        return float(self.result.ci)
-
-    @property
-    def text(self) -> str:
-        from assay.jobs.significance_text import confidence_line
-        return confidence_line(self)
-
-    def tool_json(self) -> dict[str, Any]:
-        from assay.jobs.significance_text import confidence_json
-        return confidence_json(self)
-
-
-@dataclass(frozen=True)
-class PairedResult:
-    """A paired test of a baseline against other systems under one or more metrics.
-
-    ``systems[0]`` is the baseline; ``results[name][i]`` belongs to ``systems[i]`` (the baseline's
-    p-value is None; AR results have no mean/CI).
-    """
-
-    test: str                   # "bs" or "ar"
-    n_samples: int
-    seed: Seed
-    systems: list[str]
-    names: list[str]            # metric display names, in order
-    results: dict[str, list[SystemResult]]
-    signatures: dict[str, str]
-    width: int = 1
-    scores: dict[str, list[Any]] = field(default_factory=dict, repr=False)
-
-    @property
-    def baseline(self) -> str:
-        return self.systems[0]
-
-    def p_values(self, name: str) -> list[float | None]:
-        return [r.p_value for r in self.results[name]]
-
-    @property
-    def text(self) -> str:
-        from assay.jobs.significance_text import paired_text
-        return paired_text(self)
-
-    def tool_json(self) -> list[dict[str, Any]]:
-        """sacrebleu's multi-system JSON: ``[{"system": …, METRIC: {score, p_value, mean, ci}}]``."""
-        out = []
-        for i, system in enumerate(self.systems):
-            entry: dict[str, Any] = {"system": f"Baseline: {system}" if i == 0 else system}
-            for name in self.names:
-                entry[name] = self.results[name][i].as_tool_json()
-            out.append(entry)
-        return out
 
 
 # ----------------------------------------------------------------------------- API

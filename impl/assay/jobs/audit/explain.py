@@ -3,8 +3,8 @@
 From the stated (or standard) configuration to the matching one: first the change of reference
 subset / input preprocessing as one named step (it changes the Evaluator, not a knob), then the
 knob attribution of :func:`assay.jobs.attribution.attribute` on the matching configuration's corpus,
-then the reported measure (ROUGE P/R/F) and the presentation factor (×100). Without the
-attribution module the knobs are changed one at a time in knob order (a sequential path, named
+then the reported measure (ROUGE P/R/F) and the presentation factor (×100). When the
+attribution fails, the knobs are changed one at a time in knob order (a sequential path, named
 as such in the notes).
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from assay.core.errors import AssayError
 from assay.core.knobs import Config
+from assay.jobs.attribution import attribute
 from assay.jobs.audit.space import Candidate
 
 
@@ -87,11 +88,6 @@ def explain(auditor: Any, source: Candidate, target: Candidate) -> Explanation |
 
 
 def _knob_parts(ev: Any, c_from: Config, c_to: Config, p_from: Any, p_to: Any) -> tuple[dict[str, float], list[str]]:
-    try:
-        from assay.jobs.attribution import attribute
-    except ImportError:
-        return _sequential(ev, c_from, c_to), ["assay.jobs.attribution is not available: knobs changed one at a time, "
-                                               "in knob order (the order changes the split)"]
     try:
         att = attribute(ev, c_from, c_to, profile_from=p_from.name, profile_to=p_to.name, max_players=8)
     except AssayError as exc:

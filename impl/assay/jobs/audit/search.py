@@ -15,13 +15,17 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from assay.core.errors import AssayError, KnobError, MissingDependencyError
-from assay.engine.evaluate import Evaluator
 from assay.core.knobs import Config
-from assay.engine.registry import get_family
 from assay.core.score import Score
+from assay.engine.api import check_max_refs
+from assay.engine.evaluate import Evaluator
+from assay.engine.registry import get_family
 from assay.jobs.audit import space as sp
 from assay.jobs.audit.claims import Claim
 from assay.jobs.audit.space import Candidate, RefSubset
+from assay.metrics.cider.tokens import ptb_batch
+from assay.profiles.registry import profiles_of
+from assay.tokenizers import moses
 
 _EXTRA_ORDER_SMOOTHING = ("nltk-method5", "nltk-method7")
 
@@ -84,6 +88,7 @@ class Auditor:
         self._prepped: dict[tuple[str, int], list[str | None]] = {}
         self._values: dict[Candidate, Evaluated] = {}
         self._corpus_facts: dict[int, tuple[bool, bool]] = {}
+        self._drops_empty_refs = {p.name for p in profiles_of(self.metric) if p.drops_empty_refs}
         has_empty = any(r is not None and not r.strip() for s in self.streams for r in s)
         self.subsets = sp.ref_subsets(len(self.streams), has_empty, single_refs,
                                       reorder=self.metric in sp.ORDER_SENSITIVE_METRICS)
@@ -95,8 +100,7 @@ class Auditor:
             return sp.RAW_PREP + ("ptb",)     # COCOEvalCap's PTBTokenizer before every scorer
         if self.metric != "bleu" or not self.preprocessing:
             return sp.RAW_PREP
-        from assay.tokenizers.moses import moses_available
-        if moses_available():
+        if moses.moses_available():
             return sp.RAW_PREP + (sp.ALL_TOKENISED_PREPS if self.thorough else sp.TOKENISED_PREPS)
         self.notes.append("Moses tokenisation skipped: sacremoses is not installed (pip install 'assay[moses]'); "
                           "only the ##AT##-##AT## compound split of the given text is tried")
@@ -111,21 +115,18 @@ class Auditor:
                 out = list(lines)
             elif prep == "ptb":
                 out = self._ptb(index)
+            elif prep == "compound":
+                out = moses.compound_split(lines)
+            elif prep == "moses+compound":
+                out = moses.compound_split(self._prep("moses", index))
             else:
-                from assay.tokenizers import moses
-                if prep == "compound":
-                    out = moses.compound_split(lines)
-                elif prep == "moses+compound":
-                    out = moses.compound_split(self._prep("moses", index))
-                else:
-                    out = moses.moses_tokenize(lines, self.lang, aggressive=(prep == "moses-a"))
+                out = moses.moses_tokenize(lines, self.lang, aggressive=(prep == "moses-a"))
             self._prepped[key] = out
         return self._prepped[key]
 
     def _ptb(self, index: int) -> list[str | None]:
         """pycocoevalcap's PTBTokenizer as COCOEvalCap batches it: all results in image order in one
         run, all references (image by image, in order) in another."""
-        from assay.metrics.cider.family import ptb_batch
         if index < 0:
             return ptb_batch(self.hyps)
         flat = [(i, k) for i in range(len(self.hyps)) for k, s in enumerate(self.streams) if s[i] is not None]
@@ -165,10 +166,10 @@ class Auditor:
             full = self.thorough or refs.kind == "all"
             for prep in (self.preps if full else sp.RAW_PREP):
                 for prof, knobs in self._grids(claim, prep):
-                    if not full and self.metric == "bleu" and prof not in sp.SUBSET_BLEU_PROFILES:
+                    if not full and not sp.on_subsets(self.metric, prof):
                         continue
-                    if refs.empty_missing and prof == "sacrebleu@1":
-                        continue   # it drops empty reference lines itself (empty_refs=drop)
+                    if refs.empty_missing and prof in self._drops_empty_refs:
+                        continue   # the tool drops empty reference lines itself
                     for measure in measures:
                         for display in sp.DISPLAY_FACTORS.get(self.metric, (1.0,)):
                             cand = sp.make_candidate(self.metric, prof, knobs, refs, prep, measure, display,
@@ -177,22 +178,9 @@ class Auditor:
                             out.setdefault(key, cand)
         return sorted(out.values(), key=lambda c: (c.cost, c.departures, c.label()))
 
-    def _grids(self, claim: Claim, prep: str):
-        if self.metric == "bleu":
-            return sp.bleu_grids(claim.constraints, prep)
-        if self.metric == "chrf":
-            return sp.chrf_grids(claim.constraints)
-        if self.metric == "ter":
-            return sp.ter_grids()
-        if self.metric == "rouge":
-            return sp.rouge_grids(claim.rouge_types or ("rouge1", "rouge2", "rougeL", "rougeLsum"))
-        if self.metric == "cider":
-            return sp.cider_grids(claim.constraints)
-        if self.metric == "nist":
-            return sp.nist_grids()
-        if self.metric == "meteor":
-            return sp.meteor_grids()
-        raise KnobError(f"audit does not know the configuration space of {self.metric!r}")
+    def _grids(self, claim: Claim, prep: str) -> list[tuple[str, dict[str, Any]]]:
+        types = (claim.rouge_types or ("rouge1", "rouge2", "rougeL", "rougeLsum")) if self.metric == "rouge" else ()
+        return sp.grids(self.metric, claim.constraints, prep, types)
 
     def standard_candidate(self, claim: Claim) -> Candidate:
         prof, knobs, measure = sp.standard(self.metric, claim.constraints, claim.rouge_types, claim.measure,
@@ -221,8 +209,7 @@ class Auditor:
         try:
             ev = self.evaluator(cand.refs, cand.prep)
             config, prof = ev.config(cand.profile, **cand.knob_dict)
-            if prof.max_refs is not None and len(cand.refs.indices) > prof.max_refs:
-                raise KnobError(f"{prof.full_name} takes at most {prof.max_refs} reference(s)")
+            check_max_refs(prof, len(cand.refs.indices))
             if cand.measure is not None:
                 score = ev.score(config, prof)
                 value = float(score.components[config.types[0]][cand.measure])

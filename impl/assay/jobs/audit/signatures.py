@@ -23,10 +23,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.engine.api import make_config
 from assay.core.errors import AssayError, InputError, KnobError
 from assay.core.knobs import Config
+from assay.engine.api import make_config
 from assay.output import presenter
+from assay.output.chrf import chrf_signature
+from assay.output.signature import bleu_signature
+from assay.output.ter import ter_signature1, ter_signature2
+from assay.profiles.registry import get_profile, profiles_of
 
 INFO_KEYS = {"bs", "seed", "rs", "ar", "test", "lang", "l", "origlang", "o", "subset", "S"}
 _BLEU2 = {"#": "nrefs", "c": "case", "e": "eff", "s": "smooth", "v": "version", "tok": "tok"}
@@ -136,13 +140,12 @@ def _parse_v2(raw: str, sig: str, hint: str | None = None) -> ParsedSignature:
     legacy = bool(version and version.split(".")[0] in ("1", "0"))
     if metric == "bleu":
         knobs = _bleu_knobs(fields)
-        profile = "sacrebleu@1" if legacy else "sacrebleu"
     elif metric == "chrf":
         knobs = _chrf_knobs(fields, name)
-        profile = "sacrebleu-chrf++" if knobs.get("word_order") == 2 else "sacrebleu"
     else:
         knobs = _ter_knobs2(fields)
-        profile = "sacrebleu@1" if legacy else "sacrebleu"
+    # a 1.x version written in the 2.x grammar is read as a sacrebleu 1.x configuration
+    profile = _signature_profile(metric, "sacrebleu1" if legacy else "sacrebleu2", knobs)
     return ParsedSignature(raw, "sacrebleu2", metric, profile, knobs, fields.get("nrefs"), version, short, name, info)
 
 
@@ -234,7 +237,8 @@ def _parse_v1(raw: str, sig: str) -> ParsedSignature:
     else:
         knobs = _ter_tok1(fields.get("tok", "tercom-nonorm-punct-noasian-uncased"))
         nrefs = None
-    return ParsedSignature(raw, "sacrebleu1", metric, "sacrebleu@1", knobs, nrefs, version, short, name, info)
+    return ParsedSignature(raw, "sacrebleu1", metric, _signature_profile(metric, "sacrebleu1", knobs), knobs, nrefs,
+                           version, short, name, info)
 
 
 def _ter_tok1(tok: str) -> dict[str, Any]:
@@ -280,6 +284,21 @@ def _assay_value(text: str) -> Any:
 
 
 # ----------------------------------------------------------------------------- helpers
+def _signature_profile(metric: str, grammar: str, knobs: dict[str, Any]) -> str:
+    """The profile of ``metric`` whose tool prints ``grammar`` signatures (``Profile.signature_grammar``)
+    and whose knobs agree with the signature's on the most knobs; on a tie the default profile, then
+    the first registered (chrF: ``nw:2`` selects sacrebleu's chrF++ profile, any other ``nw`` chrF)."""
+    candidates = [p for p in profiles_of(metric) if p.signature_grammar == grammar]
+    if not candidates:
+        raise InputError(f"no {metric} profile reproduces {grammar} signatures")
+    default = get_profile(metric, None).name
+
+    def agreement(p: Any) -> tuple[int, bool]:
+        return sum(1 for k, v in knobs.items() if k in p.knobs and p.knobs[k] == v), p.name == default
+
+    return max(candidates, key=agreement).name
+
+
 def _metric_from_name(name: str | None) -> str | None:
     if not name:
         return None
@@ -315,20 +334,16 @@ def _int(value: str, key: str) -> int:
 # ----------------------------------------------------------------------------- writing (round trips)
 def format_signature(parsed: ParsedSignature, nrefs: str | None = None) -> str:
     """The signature assay prints for the parsed configuration, in the parsed grammar and form."""
-    from assay.profiles.registry import get_profile
     config = parsed.config()
     version = parsed.version or get_profile(parsed.metric, parsed.profile).tool_version
     n = nrefs or parsed.nrefs or "1"
     if parsed.grammar == "assay":
         return presenter(parsed.metric).signature(config, parsed.profile, n, version)
     if parsed.metric == "bleu":
-        from assay.output.signature import bleu_signature
         return bleu_signature(config, parsed.profile, n, version, short=parsed.short)
     if parsed.metric == "chrf":
-        from assay.metrics.chrf.family import chrf_signature
         text = chrf_signature(config, parsed.profile, n, version, short=parsed.short)
         return f"{parsed.name}|{text}" if parsed.name and parsed.grammar == "sacrebleu2" else text
-    from assay.metrics.ter.family import ter_signature1, ter_signature2
     if parsed.grammar == "sacrebleu1":
         return "TER+" + ter_signature1(config, version, short=parsed.short)
     return ter_signature2(config, n, version, short=parsed.short)

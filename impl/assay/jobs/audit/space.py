@@ -6,35 +6,33 @@ reference, all, or all with empty lines treated as missing), the input preproces
 Moses-tokenised, Moses + ``##AT##-##AT##`` compound splitting ...), the reported measure (ROUGE
 P/R/F) and the presentation scale (0-1 vs 0-100 for families without a ``scale`` knob).
 
+Which profiles are searched, with which knob values, at what prior cost, on which reference
+subsets and inputs, and which one is the community's standard, is data carried by each profile
+entry (its :class:`~assay.profiles.audit.AuditHint`); this module is generic code reading it and
+names no profile, so a new tool (or tool version) is one profile entry.
+
 Ranking: every departure from the tool's defaults costs ``DEPARTURE_COST`` unless a commonness
-prior says otherwise (``VALUE_COST``); each profile has a prior cost (``PROFILE_COST``: sacrebleu
+prior says otherwise (``VALUE_COST``); each profile has a prior cost (its hint's ``cost``: sacrebleu
 is the most common tool). The best explanation is the candidate with the lowest total cost, then
 the fewest departures. The numbers are a judgement from how scores are reported in practice
 (sacrebleu defaults dominate MT since 2018; multi-bleu.perl on tokenised text before it; NLTK in
-data-to-text and captioning code; rouge-score for summarisation).
+data-to-text and captioning code; rouge-score for summarisation). ``VALUE_COST`` stays here: it
+is the audit's prior on how often published numbers depart to a knob value, a ranking judgement
+of this job keyed by knob and value (no profile), not a property of the knob that
+``metrics/<family>/knobs.py`` should carry for every user.
 """
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
-from assay.profiles.registry import get_profile, profiles_of
+from assay.core.errors import KnobError
+from assay.engine.registry import get_family
+from assay.profiles.audit import CLAIM_DERIVED, UNLISTED_COST, AuditGrid
+from assay.profiles.registry import Profile, get_profile, profiles_of
 
 DEPARTURE_COST = 1.0
-PROFILE_COST: dict[tuple[str, str], float] = {
-    ("bleu", "sacrebleu"): 0.0, ("bleu", "multi-bleu"): 0.4, ("bleu", "sacrebleu@1"): 0.6,
-    ("bleu", "nltk"): 0.7, ("bleu", "multi-bleu-detok"): 0.9, ("bleu", "mteval-v13a"): 1.0,
-    ("bleu", "mteval-v14"): 1.2, ("bleu", "coco"): 1.0, ("bleu", "nltk@3.5"): 1.3, ("bleu", "d2l"): 2.0,
-    ("bleu", "d2l@2021"): 2.5,
-    ("chrf", "sacrebleu"): 0.0, ("chrf", "sacrebleu-chrf++"): 0.0, ("chrf", "sacrebleu@1"): 0.6,
-    ("chrf", "nltk"): 0.9, ("chrf", "nltk@3.5"): 1.3,
-    ("ter", "sacrebleu"): 0.0, ("ter", "sacrebleu@1"): 0.6,
-    ("rouge", "rouge-score"): 0.0, ("rouge", "rouge-1.5.5"): 0.3, ("rouge", "coco"): 0.8,
-    ("meteor", "meteor-1.5"): 0.0, ("meteor", "nltk"): 0.5, ("meteor", "nltk@3.6"): 0.9,
-    ("cider", "coco"): 0.0, ("cider", "vedantam2015"): 1.0, ("cider", "vrama91"): 1.0,
-    ("nist", "mteval-v13a"): 0.0, ("nist", "mteval-v14"): 0.2, ("nist", "nltk"): 0.7,
-}
 #: commonness of particular departures (lower = more common); anything else costs DEPARTURE_COST
 VALUE_COST: dict[tuple[str, str, Any], float] = {
     ("bleu", "tokenize", "intl"): 0.9, ("bleu", "tokenize", "none"): 0.7, ("bleu", "tokenize", "zh"): 0.8,
@@ -121,6 +119,12 @@ def knob_cost(metric: str, name: str, value: Any) -> float:
     return VALUE_COST.get((metric, name, value), DEPARTURE_COST)
 
 
+def profile_cost(metric: str, profile: str) -> float:
+    """The prior cost of a profile: its audit hint's ``cost`` (UNLISTED_COST without a hint)."""
+    hint = get_profile(metric, profile).audit
+    return UNLISTED_COST if hint is None else hint.cost
+
+
 #: with image captions, COCOEvalCap's PTB tokenisation is the norm and raw text the departure
 CAPTION_PREP_COST = {"ptb": 0.0, "raw": 0.3}
 CAPTION_VALUE_COST = {("cider", "tokenize", "ptb"): 0.0}
@@ -136,7 +140,7 @@ def make_candidate(metric: str, profile: str, knobs: dict[str, Any], refs: RefSu
     base = get_profile(metric, profile).knobs
     departed = tuple(sorted((k, v) for k, v in knobs.items() if k not in base or base[k] != v))
     counted = [(k, v) for k, v in departed if k not in implied]
-    cost = PROFILE_COST.get((metric, profile), 1.5)
+    cost = profile_cost(metric, profile)
     values = {**VALUE_COST, **CAPTION_VALUE_COST} if captions else VALUE_COST
     cost += sum(values.get((metric, k, v), DEPARTURE_COST) for k, v in counted)
     preps = {**PREP_COST, **CAPTION_PREP_COST} if captions else PREP_COST
@@ -168,108 +172,114 @@ def ref_subsets(n_streams: int, has_empty: bool, single: bool = True, reorder: b
     return out
 
 
-# ----------------------------------------------------------------------------- knob grids per family
-def _grid(**axes: Sequence[Any]) -> Iterator[dict[str, Any]]:
-    names = list(axes)
-    for values in itertools.product(*(axes[n] for n in names)):
-        yield dict(zip(names, values))
-
-
-SACREBLEU_TOKENIZERS = ("13a", "intl", "none", "zh", "char")
+# ----------------------------------------------------------------------------- knob grids (profile data)
 RAW_PREP = ("raw",)
 TOKENISED_PREPS = ("moses", "moses+compound", "compound")
 ALL_TOKENISED_PREPS = ("moses", "moses-a", "moses+compound", "compound")
+#: the claim's ROUGE measures choose values of this knob
+CLAIM_TYPES_KNOB = "types"
 
 
-#: BLEU profiles tried on a reference subset other than "all" (unless thorough)
-SUBSET_BLEU_PROFILES = ("sacrebleu", "sacrebleu@1", "multi-bleu", "nltk", "coco")
+def claim_choices(metric: str, constraints: Mapping[str, Any],
+                  rouge_types: Sequence[str] = ()) -> dict[str, tuple[Any, ...]]:
+    """The knob values a claim allows: one value per knob its name fixes (``BLEU-2``:
+    ``max_ngram_order=2``; ``chrF2``: ``beta=2, word_order=0``), and for ROUGE each named type
+    (``ROUGE-L``: ``types=(rougeL,)`` or ``(rougeLsum,)``). A value outside the knob's domain
+    fixes nothing (``BLEU-0`` is searched as BLEU)."""
+    knobset = get_family(metric).knobset
+    out: dict[str, tuple[Any, ...]] = {}
+    for name, value in constraints.items():
+        if name in knobset:
+            try:
+                knobset[name].coerce(value, metric)
+            except KnobError:
+                continue
+        out[name] = (value,)
+    if rouge_types and CLAIM_TYPES_KNOB in knobset:
+        out[CLAIM_TYPES_KNOB] = tuple((t,) for t in rouge_types)
+    return out
 
 
-def bleu_grids(constraints: dict[str, Any], prep: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(profile, knobs) pairs for BLEU. On pre-tokenised input only whitespace-splitting tools."""
-    order = constraints.get("max_ngram_order")
-    extra = {"max_ngram_order": order} if order else {}
-    raw = prep == "raw"
-    toks = SACREBLEU_TOKENIZERS if raw else ("none",)
-    for prof in ("sacrebleu", "sacrebleu@1"):
-        for g in _grid(tokenize=toks, lowercase=(False, True), smooth_method=("exp", "none", "floor", "add-k"),
-                       effective_order=(False, True), scale=(100, 1)):
-            yield prof, {**g, **extra}
-    for g in _grid(lowercase=(False, True), scale=(100, 1)):
-        yield "multi-bleu", {**g, **extra}
-        if raw:
-            yield "multi-bleu-detok", {**g, **extra}
-    nltk_smooth = ("float-min", "floor", "add-k", "exp", "nltk-method4")
-    nltk_weights = {"weights": tuple([1.0 / order] * order), "max_ngram_order": order} if order else {}
-    for g in _grid(smooth_method=nltk_smooth, lowercase=(False, True), scale=(1, 100)):
-        yield "nltk", {**g, "tokenize": "none", **nltk_weights}
-    if raw:   # methods 5-7 read extra 5-gram columns (their own statistics): cased raw text only
-        for g in _grid(smooth_method=("nltk-method5", "nltk-method6", "nltk-method7"), scale=(1, 100)):
-            yield "nltk", {**g, "tokenize": "none", **nltk_weights}
-    for g in _grid(smooth_method=("float-min", "add-k", "nltk-method4"), scale=(1, 100)):
-        yield "nltk@3.5", {**g, **nltk_weights}
-    for g in _grid(scale=(1, 100), lowercase=(False, True)):
-        yield "coco", {**g, **extra}
-    if raw:
-        for prof in ("mteval-v13a", "mteval-v14"):
-            for g in _grid(lowercase=(True, False), tokenize=("mteval-13a", "mteval-intl"),
-                           scale=(1, 100)):
-                if g["tokenize"] == "mteval-intl":
-                    g["lowercase_mode"] = "perl"
-                yield prof, {**g, **extra}
-    for g in _grid(scale=(1, 100)):
-        yield "d2l", {**g, **({"max_ngram_order": order} if order else {})}
+def _claimed(names: Sequence[str], claim: Mapping[str, Any]) -> dict[str, Any]:
+    """The knobs among ``names`` the claim sets, directly or through :data:`CLAIM_DERIVED`."""
+    out: dict[str, Any] = {}
+    for name in names:
+        if name in claim:
+            out[name] = claim[name]
+        elif name in CLAIM_DERIVED and CLAIM_DERIVED[name][0] in claim:
+            source, derive = CLAIM_DERIVED[name]
+            out[name] = derive(claim[source])
+    return out
 
 
-def chrf_grids(constraints: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    betas = (constraints["beta"],) if "beta" in constraints else (2, 3, 1)
-    words = (constraints["word_order"],) if "word_order" in constraints else (0, 2)
-    for g in _grid(word_order=words, beta=betas, lowercase=(False, True), whitespace=(False, True),
-                   eps_smoothing=(False, True), scale=(100, 1)):
-        yield ("sacrebleu-chrf++" if g["word_order"] == 2 else "sacrebleu"), g
-    if 2 not in words or 0 in words:
-        for g in _grid(beta=betas, whitespace=(False, True), scale=(1, 100)):
-            yield "sacrebleu@1", g
-            for prof in ("nltk", "nltk@3.5"):
-                yield prof, g
+def _points(grid: AuditGrid, profile: Profile, claim: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The knob settings of one grid under a claim with one value per knob (see
+    :mod:`assay.profiles.audit` for how a claim follows or restricts a grid)."""
+    axes = {name: tuple(values) for name, values in grid.axes.items()}
+    for name, value in claim.items():
+        if name in grid.follows_claim:
+            if name in axes:
+                axes[name] = (value,)
+        elif name in axes:
+            axes[name] = (value,) if value in axes[name] else ()
+        elif grid.fixed.get(name, profile.knobs.get(name)) != value:
+            return []
+    followed = _claimed([n for n in grid.follows_claim if n not in axes], claim)
+    out = []
+    for values in itertools.product(*axes.values()):
+        point = dict(zip(axes, values))
+        for knob, value, extra in grid.links:
+            if point.get(knob) == value:
+                point.update(extra)
+        point.update(grid.fixed)
+        point.update(followed)
+        out.append(point)
+    return out
 
 
-def ter_grids() -> Iterator[tuple[str, dict[str, Any]]]:
-    for prof in ("sacrebleu", "sacrebleu@1"):
-        for g in _grid(case_sensitive=(False, True), normalized=(False, True), no_punct=(False, True),
-                       scale=(100, 1)):
-            yield prof, g
+def _walk(metric: str, claim: Mapping[str, Any], prep: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every grid of the metric's profiles for one reading of the claim, in rank order; grids of
+    one ``lockstep`` group point by point, at the place of the first of them."""
+    entries = sorted(((grid.rank, i, j), profile, grid)
+                     for i, profile in enumerate(profiles_of(metric)) if profile.audit is not None
+                     for j, grid in enumerate(profile.audit.grids) if grid.applies_to(prep))
+    walked: set[str] = set()
+    for _, profile, grid in entries:
+        if not grid.lockstep:
+            for point in _points(grid, profile, claim):
+                yield profile.name, point
+            continue
+        if grid.lockstep in walked:
+            continue
+        walked.add(grid.lockstep)
+        group = [(p.name, _points(g, p, claim)) for _, p, g in entries if g.lockstep == grid.lockstep]
+        for index in range(max(len(points) for _, points in group)):
+            for name, points in group:
+                if index < len(points):
+                    yield name, points[index]
 
 
-def rouge_grids(types: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
-    for t in types:
-        for stem in ("none", "porter-nltk"):
-            yield "rouge-score", {"types": (t,), "stemmer": stem}
-        for stem in ("none", "rouge155"):
-            yield "rouge-1.5.5", {"types": (t,), "stemmer": stem}
-        if t == "rougeL":
-            yield "coco", {"types": (t,)}     # pycocoevalcap's Rouge (ROUGE-L, beta 1.2)
+def grids(metric: str, constraints: Mapping[str, Any], prep: str = "raw",
+          rouge_types: Sequence[str] = ()) -> list[tuple[str, dict[str, Any]]]:
+    """(profile, knobs) pairs the audit tries for a claim on input preprocessed by ``prep``, read
+    from the profiles' :class:`~assay.profiles.audit.AuditHint` grids. A claim that allows several
+    values of a knob (ROUGE-L: rougeL or rougeLsum) is searched one value at a time, outermost."""
+    if not any(p.audit is not None and p.audit.grids for p in profiles_of(metric)):
+        raise KnobError(f"audit does not know the configuration space of {metric!r}")
+    choices = claim_choices(metric, constraints, rouge_types)
+    several = [name for name, values in choices.items() if len(values) > 1]
+    single = {name: values[0] for name, values in choices.items() if len(values) == 1}
+    out: list[tuple[str, dict[str, Any]]] = []
+    for combo in itertools.product(*(choices[name] for name in several)):
+        out += _walk(metric, {**single, **dict(zip(several, combo))}, prep)
+    return out
 
 
-def cider_grids(constraints: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    profs = ("coco",) if constraints.get("clipping") else ("coco", "vedantam2015", "vrama91")
-    for prof in profs:
-        for g in _grid(tokenize=("ptb", "none"), lowercase=(False, True)):
-            yield prof, g
-
-
-def nist_grids() -> Iterator[tuple[str, dict[str, Any]]]:
-    for prof in ("mteval-v13a", "mteval-v14", "nltk"):
-        for g in _grid(lowercase=(True, False)):
-            yield prof, g
-
-
-def meteor_grids() -> Iterator[tuple[str, dict[str, Any]]]:
-    for prof in ("nltk", "nltk@3.6"):
-        for g in _grid(lowercase=(True, False)):
-            yield prof, g
-    for g in _grid(norm=(True, False)):
-        yield "meteor-1.5", g
+def on_subsets(metric: str, profile: str) -> bool:
+    """Whether a searched profile is also tried on reference subsets other than all references as
+    given (single references, empty lines as missing) when the search is not thorough."""
+    hint = get_profile(metric, profile).audit
+    return hint is None or hint.subsets
 
 
 #: families whose tool value is on 0-1 with no scale knob: the ×100 reading is a presentation choice
@@ -277,34 +287,31 @@ DISPLAY_FACTORS = {"rouge": (1.0, 100.0), "cider": (1.0, 100.0, 0.01), "meteor":
                    "nist": (1.0,), "bleu": (1.0,), "chrf": (1.0,), "ter": (1.0,)}
 
 
+#: families whose claims name a measure (ROUGE P/R/F); the standard reports F unless the claim says
+MEASURE_METRICS = ("rouge",)
+
+
+def _agrees(profile: Profile, choices: Mapping[str, tuple[Any, ...]], followed: Sequence[str]) -> bool:
+    return all(profile.knobs.get(name) in values for name, values in choices.items() if name not in followed)
+
+
 def standard(metric: str, claim_constraints: dict[str, Any], rouge_types: Sequence[str], measure: str | None,
              n_streams: int, captions: bool = False) -> tuple[str, dict[str, Any], str | None]:
-    """The community-recommended configuration: sacrebleu defaults (BLEU, chrF, TER), rouge-score
-    defaults (ROUGE), pycocoevalcap's COCOEvalCap (CIDEr: PTB tokenisation; with captions also BLEU,
-    ROUGE-L and METEOR on PTB tokens), METEOR 1.5 (METEOR), mteval (NIST)."""
-    if captions and metric == "bleu":
-        order = claim_constraints.get("max_ngram_order")
-        return "coco", ({"max_ngram_order": order} if order else {}), None
-    if captions and metric == "rouge":
-        return "coco", {"types": ("rougeL",)}, None
-    if metric == "bleu":
-        order = claim_constraints.get("max_ngram_order")
-        return "sacrebleu", ({"max_ngram_order": order} if order else {}), None
-    if metric == "chrf":
-        words = claim_constraints.get("word_order", 0)
-        knobs = {k: v for k, v in claim_constraints.items() if k in ("beta",)}
-        return ("sacrebleu-chrf++" if words == 2 else "sacrebleu"), knobs, None
-    if metric == "ter":
-        return "sacrebleu", {}, None
-    if metric == "rouge":
-        return "rouge-score", {"types": (rouge_types[0] if rouge_types else "rougeL",)}, measure or "f"
-    if metric == "cider":
-        return "coco", {"tokenize": "ptb"}, None
-    if metric == "meteor":
-        return "meteor-1.5", {}, None
-    if metric == "nist":
-        return "mteval-v13a", {}, None
-    raise KeyError(metric)
+    """The community-recommended configuration, read from the profiles marked ``standard_for``
+    (``plain`` claims, or ``captions``): sacrebleu defaults (BLEU, chrF, TER), rouge-score defaults
+    (ROUGE), pycocoevalcap's COCOEvalCap (CIDEr: PTB tokenisation; with captions also BLEU, ROUGE-L
+    and METEOR on PTB tokens), METEOR 1.5 (METEOR), mteval (NIST). The claim's values of the
+    profile's ``standard_follows`` knobs are added (BLEU-2: ``max_ngram_order=2``)."""
+    context = "captions" if captions else "plain"
+    found = [p for p in profiles_of(metric) if p.audit is not None and context in p.audit.standard_for]
+    if not found:
+        raise KeyError(metric)
+    choices = claim_choices(metric, claim_constraints, rouge_types)
+    chosen = next((p for p in found if _agrees(p, choices, p.audit.standard_follows)), found[0])
+    first = {name: values[0] for name, values in choices.items()}
+    knobs = {**chosen.audit.standard_knobs, **_claimed(chosen.audit.standard_follows, first)}
+    measured = metric in MEASURE_METRICS and chosen.audit.standard_measure
+    return chosen.name, knobs, ((measure or "f") if measured else None)
 
 
 def profile_names(metric: str) -> list[str]:

@@ -13,10 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from assay._version import __version__
-from assay.engine.registry import METRIC_NAMES
+from assay.core.io import SegmentFile
 from assay.core.score import json_safe
-
-
+from assay.engine.api import make_config, score, sentence_scores
+from assay.engine.registry import METRIC_NAMES
+from assay.jobs.conform.suite import report_knobs
+from assay.profiles.registry import get_profile
 
 
 def score_case(metric: str, profile: str | None, level: str, hyps: list[Any], refs: list[list[Any]],
@@ -25,22 +27,20 @@ def score_case(metric: str, profile: str | None, level: str, hyps: list[Any], re
 
     ``input.hyp_final_newline = false`` (an unterminated last line) is applied like a file read:
     profiles with ``chop_unterminated_last_line`` drop that line's last character."""
-    import assay
-    from assay.core.io import SegmentFile
     knobs = knobs or {}
     if input and input.get("hyp_final_newline") is False:
-        config, _ = assay.make_config(metric, profile, level, **knobs)
+        config, _ = make_config(metric, profile, level, **knobs)
         if config.get("chop_unterminated_last_line"):
             hyps = SegmentFile("hyp", list(hyps), terminated=False).chopped()
     if level == "sentence":
-        scores = assay.sentence_scores(metric, hyps, refs, profile, **knobs)
+        scores = sentence_scores(metric, hyps, refs, profile, **knobs)
         comps: dict[str, list[Any]] = {}
         for s in scores:
             for k, v in s.components.items():
                 comps.setdefault(k, []).append(json_safe(v))
         return {"score": [float(s.value) for s in scores],
                 "components": {k: v for k, v in comps.items() if len(v) == len(scores)}}
-    result = assay.score(metric, hyps, refs, profile, **knobs)
+    result = score(metric, hyps, refs, profile, **knobs)
     return {"score": float(result.value), "components": json_safe(result.components)}
 
 
@@ -65,7 +65,6 @@ class ProfileImplementation:
                                    "language": "python"}
 
     def __call__(self, case: dict[str, Any]) -> dict[str, Any]:
-        from assay.jobs.conform.suite import report_knobs
         knobs = {**report_knobs(self.metric, case.get("knobs") or {}), **self.knobs}
         return score_case(self.metric, self.profile, case["level"], case["hyps"], case["refs"], knobs,
                           case.get("input"))
@@ -76,7 +75,6 @@ class _Profiles:
 
     def __getitem__(self, name: str) -> ProfileImplementation:
         metric, _, profile = name.partition("/")
-        from assay.profiles.registry import get_profile
         get_profile(metric, profile)       # unknown names fail here, with the known ones listed
         return ProfileImplementation(metric, profile)
 

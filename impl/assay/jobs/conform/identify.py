@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -447,7 +448,6 @@ def identify(impl: Implementation, metric: str, suite: IdentificationSuite | Non
              tolerance: float = 1e-6, max_departures: int = 3, contenders: int = 3,
              min_answered: int = 10) -> Identification:
     """Run the identification suite through ``impl`` and name the closest profile."""
-    import time
     start = time.perf_counter()
     suite = suite or IdentificationSuite(metric)
     if not suite.selected:

@@ -3,7 +3,8 @@
 ``--skip`` globs mark cases skipped without running them. ``--expect-fail`` is strict (toml-test's
 ``-skip-must-err``): a listed case that fails or errors is an *expected failure* (not counted in
 the exit code), a listed case that passes is itself a failure — the list must shrink when the
-implementation is fixed.
+implementation is fixed. A run that checked nothing (no case, or every case skipped) exits
+:data:`EXIT_NOTHING_CHECKED`: a filter that selects nothing must not pass silently in CI.
 """
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from assay.core.errors import InputError
 from assay.jobs.conform import protocol
 from assay.jobs.conform.connect import Implementation
 from assay.jobs.conform.judge import ERRORED, FAILED, PASSED, SKIPPED, Answer, Outcome, judge
 from assay.jobs.conform.suite import Case, report_knobs
 
 MAX_EXIT = 100
+EXIT_NOTHING_CHECKED = InputError.exit_code
 
 
 @dataclass
@@ -49,8 +52,16 @@ class Report:
         return line
 
     @property
+    def nothing_checked(self) -> bool:
+        """No case ran: the selection was empty, or every selected case was skipped."""
+        return all(o.status == SKIPPED for o in self.outcomes)
+
+    @property
     def exit_code(self) -> int:
-        """failed + errored, capped at 100 (so it never collides with signal exit codes)."""
+        """failed + errored, capped at 100 (so it never collides with signal exit codes);
+        :data:`EXIT_NOTHING_CHECKED` (2) when no case ran."""
+        if self.nothing_checked:
+            return EXIT_NOTHING_CHECKED
         return min(self.count(FAILED) + self.count(ERRORED), MAX_EXIT)
 
 
@@ -62,7 +73,8 @@ def case_message(case: Case, hint_profile: bool = True) -> dict[str, Any]:
                                  case.profile if hint_profile else None, knobs, case.input)
 
 
-def _listed(case_id: str, patterns: Sequence[str]) -> str | None:
+def listed(case_id: str, patterns: Sequence[str]) -> str | None:
+    """The first glob of ``patterns`` that matches ``case_id`` (None: not listed)."""
     for pattern in patterns:
         if fnmatch.fnmatchcase(case_id, pattern):
             return pattern
@@ -78,14 +90,14 @@ def run_suite(impl: Implementation, cases: Iterable[Case], *, skip: Sequence[str
     used: set[str] = set()
     levels = report.implementation.get("levels")
     for case in cases:
-        if _listed(case.id, skip):
+        if listed(case.id, skip):
             outcome = Outcome(case, SKIPPED, "skipped by --skip")
         elif levels and case.level not in levels:
             outcome = Outcome(case, SKIPPED, f"the implementation has no {case.level}-level entry point")
         else:
             answer = impl.answer(case_message(case))
             outcome = judge(case, answer, factor)
-            pattern = _listed(case.id, expect_fail)
+            pattern = listed(case.id, expect_fail)
             if pattern is not None:
                 used.add(pattern)
                 if outcome.status in (FAILED, ERRORED):

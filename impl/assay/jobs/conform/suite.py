@@ -21,9 +21,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from assay.core.knobs import hashable
 from assay.core.errors import InputError, KnobError
+from assay.core.knobs import hashable
 from assay.core.paths import bundled_fixture_dirs
+from assay.engine.api import make_config
 
 FORMAT = "assay-fixtures/1"
 #: fixture folders that are not ``assay.score`` cases
@@ -128,7 +129,6 @@ def load_cases(metric: str, root: Path | None = None) -> list[Case]:
 # ----------------------------------------------------------------------------- configurations
 @lru_cache(maxsize=4096)
 def _config_key(metric: str, profile: str, level: str, knobs_json: str) -> tuple[Any, ...] | None:
-    from assay.engine.api import make_config
     try:
         config, _ = make_config(metric, profile, level, **json.loads(knobs_json))
     except KnobError:

@@ -1,6 +1,7 @@
 """``assay report``: discrepancy reports (HTML with inline SVG, Markdown with PNG, JSON summary).
 
-- :func:`build_report` (``build.py``): compare, attribute, plot and write one corpus.
+- :func:`build_report` (``build.py``): compare, attribute, plot and write one corpus (the
+  :class:`Report` of ``model.py``, written by ``render.py``).
 - :func:`sample_dir`: the bundled sample corpus (``fixtures/report_sample``, written by
   ``conformance/generate_report_sample.py``), used when ``assay report`` gets no input.
 - :func:`discover_corpus`: a hypothesis file and its aligned reference files in a directory.
@@ -11,7 +12,8 @@ from pathlib import Path
 
 from assay.core.errors import InputError
 from assay.core.paths import bundled_fixture_dirs
-from assay.jobs.report.build import Report, build_report
+from assay.jobs.report.build import build_report
+from assay.jobs.report.model import Report
 
 __all__ = ["Report", "build_report", "sample_dir", "discover_corpus"]
 

@@ -10,51 +10,20 @@ numbers): used for corpora that are not ours to publish.
 """
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from assay import __version__
-from assay.jobs.compare import Comparison, PairAttribution, Table, attribute_pair, compare, sentence_values, view_of
 from assay.core.errors import AssayError
+from assay.jobs.compare import (Comparison, PairAttribution, Table, attribute_pair, compare, measure_config,
+                                select_metrics, sentence_values, view_of)
 from assay.jobs.report import plots
+from assay.jobs.report.model import Figure, MeasureSection, Report
 from assay.jobs.report.progress import ProgressBar
-
-
-@dataclass
-class Figure:
-    key: str
-    title: str
-    png: str          # path relative to the output directory
-    data: bytes       # the PNG bytes (inlined in the HTML page)
-
-
-@dataclass
-class MeasureSection:
-    table: Table
-    scores_plot: Figure | None = None
-    attributions: list[PairAttribution] = field(default_factory=list)
-    waterfalls: dict[tuple[str, str], Figure] = field(default_factory=dict)
-    same_as_default: list[str] = field(default_factory=list)
-    unavailable: list[str] = field(default_factory=list)
-    distribution: Figure | None = None
-    distribution_stats: dict[str, dict[str, float]] = field(default_factory=dict)
-    distribution_note: str = ""
-    divergent: PairAttribution | None = None
-
-
-@dataclass
-class Report:
-    title: str
-    source: str
-    include_text: bool
-    comparison: Comparison
-    sections: list[MeasureSection]
-    files: dict[str, Path] = field(default_factory=dict)
+from assay.jobs.report.render import write_html, write_markdown, write_summary
+from assay.profiles.registry import profiles_of
 
 
 def _slug(*parts: str) -> str:
@@ -68,8 +37,6 @@ def build_report(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], out_
     out = Path(out_dir)
     (out / "plots").mkdir(parents=True, exist_ok=True)
     bar = ProgressBar(enabled=progress)
-    from assay.jobs.compare import select_metrics
-    from assay.profiles.registry import profiles_of
     for m in select_metrics(metrics):
         bar.add(len(view_of(m).measures) * len(profiles_of(m)) if view_of(m).text_input else 0)
     cmp = compare(hyps, refs, metrics, progress=bar.step)
@@ -79,7 +46,6 @@ def build_report(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], out_
         bar.add(len(scored) + 2)
         sections.append(_section(cmp, table, out, include_text, top, bar))
     report = Report(title, source, include_text, cmp, sections)
-    from assay.jobs.report.render import write_html, write_markdown, write_summary
     report.files["summary"] = write_summary(report, out / "summary.json")
     report.files["markdown"] = write_markdown(report, out / "report.md")
     report.files["html"] = write_html(report, out / "index.html")
@@ -104,7 +70,6 @@ def _section(cmp: Comparison, table: Table, out: Path, include_text: bool, top: 
     pairs: list[tuple[str, str]] = []
     if default is not None:
         ev = cmp.evaluators[table.metric]
-        from assay.jobs.compare import measure_config
         base = measure_config(ev, default.profile, table.measure)
         for r in scored:
             if r is default:
@@ -126,7 +91,7 @@ def _section(cmp: Comparison, table: Table, out: Path, include_text: bool, top: 
             sec.unavailable.append(f"{a} → {b}: {exc}")
             continue
         sec.attributions.append(pa)
-        sec.waterfalls[(a, b)] = _waterfall(pa, out, view.factor is not None)
+        sec.waterfalls[(a, b)] = waterfall(pa, out)
     if sec.attributions:
         div = table.most_divergent()
         chosen = [p for p in sec.attributions if div and {p.a, p.b} == set(div)]
@@ -168,7 +133,8 @@ def waterfall_data(pa: PairAttribution) -> tuple[float, list[tuple[str, float]],
     return att.start, list(att.parts.items()), att.end, "tool scale"
 
 
-def _waterfall(pa: PairAttribution, out: Path, normalised: bool) -> Figure:
+def waterfall(pa: PairAttribution, out: Path) -> Figure:
+    """The waterfall plot of one attribution, written to ``out/plots``."""
     start, parts, end, unit = waterfall_data(pa)
     fig = plots.waterfall_figure(f"{pa.metric} {pa.measure}: {pa.a} → {pa.b}", pa.a, start, parts, pa.b, end,
                                  f"{pa.measure} ({unit})")
@@ -181,31 +147,3 @@ def _stats(vals: np.ndarray) -> dict[str, float]:
     q = np.percentile(vals, [25, 50, 75]) if len(vals) else [float("nan")] * 3
     return {"mean": float(np.mean(vals)), "q1": float(q[0]), "median": float(q[1]), "q3": float(q[2]),
             "min": float(np.min(vals)), "max": float(np.max(vals))}
-
-
-def summary_dict(report: Report) -> dict[str, Any]:
-    cmp = report.comparison
-    doc: dict[str, Any] = {"assay_version": __version__, "title": report.title, "source": report.source,
-                           "segment_text_included": report.include_text, **cmp.as_dict(), "sections": []}
-    for sec in report.sections:
-        doc["sections"].append({
-            "metric": sec.table.metric, "measure": sec.table.measure.label,
-            "same_knobs_as_default": sec.same_as_default, "attribution_unavailable": sec.unavailable,
-            "attributions": [p.as_dict(text=report.include_text) for p in sec.attributions],
-            "sentence_score_distribution": sec.distribution_stats,
-            "most_divergent_pair": [sec.divergent.a, sec.divergent.b] if sec.divergent else None,
-        })
-    return doc
-
-
-def write_json(doc: dict[str, Any], path: Path) -> Path:
-    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1, default=_default) + "\n", encoding="utf-8")
-    return path
-
-
-def _default(value: Any) -> Any:
-    if isinstance(value, (np.floating, np.integer)):
-        return value.item()
-    if isinstance(value, tuple):
-        return list(value)
-    raise TypeError(f"not JSON serialisable: {type(value).__name__}")

@@ -7,17 +7,24 @@ metadata) so that a regenerated report only differs where the numbers do.
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Sequence
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+@lru_cache(maxsize=None)
+def _pyplot() -> ModuleType:
+    """matplotlib's pyplot on the Agg backend, with the report's settings, imported on first use."""
+    # local: matplotlib takes ~0.3 s to import; only commands that draw a figure pay for it
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
+    matplotlib.rcParams.update({"svg.hashsalt": "assay", "svg.fonttype": "none", "font.size": 9,
+                                "axes.spines.top": False, "axes.spines.right": False})
+    return pyplot
 
-matplotlib.rcParams.update({"svg.hashsalt": "assay", "svg.fonttype": "none", "font.size": 9,
-                            "axes.spines.top": False, "axes.spines.right": False})
 
 DEFAULT_COLOUR = "#1f5fa8"
 OTHER_COLOUR = "#8fb3d9"
@@ -29,7 +36,7 @@ def save(fig, png_path: Path) -> bytes:
     png_path.parent.mkdir(parents=True, exist_ok=True)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=96, metadata={"Software": None})
-    plt.close(fig)
+    _pyplot().close(fig)
     data = buf.getvalue()
     png_path.write_bytes(data)
     return data
@@ -39,7 +46,7 @@ def scores_figure(title: str, labels: Sequence[str], values: Sequence[float], de
                   xlabel: str):
     """Horizontal bars: one per profile that ran (the default profile darker)."""
     n = len(labels)
-    fig, ax = plt.subplots(figsize=(6.4, 0.45 * n + 0.9))
+    fig, ax = _pyplot().subplots(figsize=(6.4, 0.45 * n + 0.9))
     y = np.arange(n)[::-1]
     colours = [DEFAULT_COLOUR if d else OTHER_COLOUR for d in defaults]
     ax.barh(y, values, color=colours, height=0.6)
@@ -59,7 +66,7 @@ def waterfall_figure(title: str, start_label: str, start: float, parts: Sequence
                      end_label: str, end: float, ylabel: str):
     """Start bar, one floating bar per part (green up, red down), end bar."""
     labels = [start_label] + [p for p, _ in parts] + [end_label]
-    fig, ax = plt.subplots(figsize=(max(5.0, 0.9 * len(labels) + 1.5), 3.6))
+    fig, ax = _pyplot().subplots(figsize=(max(5.0, 0.9 * len(labels) + 1.5), 3.6))
     level = start
     ax.bar(0, start, color=TOTAL, width=0.6)
     lows, highs = [min(0.0, start)], [max(0.0, start)]
@@ -94,7 +101,7 @@ def waterfall_figure(title: str, start_label: str, start: float, parts: Sequence
 
 def distribution_figure(title: str, labels: Sequence[str], samples: Sequence[np.ndarray], ylabel: str):
     """Box plots of the sentence-level scores of each profile, means marked."""
-    fig, ax = plt.subplots(figsize=(max(4.5, 0.85 * len(labels) + 1.5), 3.4))
+    fig, ax = _pyplot().subplots(figsize=(max(4.5, 0.85 * len(labels) + 1.5), 3.4))
     ax.boxplot([np.asarray(s, dtype=float) for s in samples], showmeans=True, widths=0.55,
                flierprops={"markersize": 2, "alpha": 0.5})
     ax.set_xticks(range(1, len(labels) + 1), [_wrap(l) for l in labels], rotation=30, ha="right", fontsize=8)

@@ -24,8 +24,11 @@ references (its loop variables), so methods 5 and 6 read the last segment's row:
 
 NLTK 3.5 computed method4 differently (changed in 3.6): for each order with ``n_i = 0``, at 0-based
 position i, ``p_i = (i + K / ln L) / d_i`` (no ``L > 1`` guard: ``L = 1`` raises ZeroDivisionError).
-It is selected by a config value ``nltk_method4 = "index"`` (default ``"halving"`` = 3.6+), read with
-``config.get`` so that it works once the BLEU family declares that knob.
+It is selected by the knob ``nltk_method4 = "index"`` (default ``"halving"`` = 3.6+). ``K = 0`` makes
+NLTK >= 3.6 divide by ``2^k * K / ln L = 0`` (ZeroDivisionError), reproduced as a tool failure.
+
+These functions transform one corpus's precision list; :mod:`assay.metrics.bleu.score` calls them
+row by row (methods 5-7 need the last segment's row, so they are not vectorised).
 """
 from __future__ import annotations
 
@@ -59,7 +62,7 @@ def nltk_methods(method: str, p: list[float], correct: list[float], total: list[
 def _method4(p: list[float], correct: list[float], total: list[float], sys_len: float, config: Any
              ) -> list[float]:
     k_const = float(config.smooth_k)
-    if config.get("nltk_method4", "halving") == "index":   # NLTK 3.5
+    if config.nltk_method4 == "index":   # NLTK 3.5
         for i, (c, t) in enumerate(zip(correct, total)):
             if c == 0 and t > 0:
                 if sys_len == 1:
@@ -70,6 +73,9 @@ def _method4(p: list[float], correct: list[float], total: list[float], sys_len: 
     if sys_len <= 1:
         return p
     log_len = math.log(sys_len)
+    if k_const == 0 and any(c == 0 and t > 0 for c, t in zip(correct, total)):
+        raise ToolBehaviourError("NLTK SmoothingFunction.method4 divides by 2^k * K / ln(hyp_len) = 0 (K = 0)",
+                                 "ZeroDivisionError")
     k = 1
     for i, (c, t) in enumerate(zip(correct, total)):
         if c == 0 and t > 0:

@@ -30,6 +30,9 @@ carry those segment-context columns (``seg_pen_ref``, ``seg_info1..N``) beside t
 ones, so subsets and resamples keep both aligned. (mteval's per-segment ``-d 2`` lines use the
 corpus-wide weights; that is not reproduced here.)
 
+Knobs: :mod:`assay.metrics.nist.knobs`; presentation: :mod:`assay.output.nist`; profiles:
+:mod:`assay.profiles.nist`.
+
 Floating point follows NLTK where it can decide a choice: information weights are
 ``math.log(ratio, 2)`` of a float ratio, and a reference's info sum is added up left to right in
 the order the n-grams first occur in the hypothesis, so exactly tied references tie here too.
@@ -42,44 +45,14 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from assay.core.errors import KnobError, ToolBehaviourError
-from assay.core.knobs import Alias, Config, Knob, KnobSet
-from assay.core.stats import SegmentStats
 from assay.core.family import MetricFamily, Refs, Segments
-from assay.metrics.bleu.family import KNOBS as BLEU_KNOBS
+from assay.core.knobs import Config
+from assay.core.stats import SegmentStats
+from assay.metrics.nist.knobs import KNOBS
 from assay.text.ngrams import Encoded, NgramIndex, encode
 from assay.text.segments import tokenize_refs, tokenize_segments
 
 BETA = math.log(0.5) / math.log(1.5) ** 2   # penalty 0.5 at ratio 2/3
-
-
-def _validate(values: Mapping[str, Any]) -> None:
-    if values["max_ngram_order"] < 1:
-        raise KnobError("max_ngram_order must be at least 1")
-    if values["multi_ref"] == "union" and values["ref_length"] == "chosen":
-        raise KnobError("ref_length='chosen' uses the length of the reference chosen per order, but "
-                        "multi_ref='union' clips against all references at once and chooses none; use "
-                        "multi_ref='best-single' (NLTK) or ref_length='average' (mteval)")
-
-
-KNOBS = KnobSet(
-    knobs=(
-        BLEU_KNOBS["tokenize"],
-        BLEU_KNOBS["lowercase"],
-        BLEU_KNOBS["lowercase_mode"],
-        Knob("max_ngram_order", 5, "highest n-gram order N", int, tool_names="NLTK n; mteval scores n <= 5"),
-        Knob("multi_ref", "union", "several references: union = clip by the max count over all references "
-             "(mteval); best-single = per order the single best reference (NLTK)", str,
-             ("union", "best-single")),
-        Knob("ref_length", "average", "penalty's reference length: average = reference words / #refs "
-             "(mteval); chosen = the per-order chosen reference's length, once per order (NLTK)", str,
-             ("average", "chosen")),
-        Knob("empty_order", "zero", "an order without hypothesis n-grams: zero = divide by max(count, 1) "
-             "(mteval); error = ZeroDivisionError (NLTK)", str, ("zero", "error")),
-    ),
-    aliases=tuple(a for a in BLEU_KNOBS.aliases if a.name in ("case_sensitive", "international_tokenization"))
-    + (Alias("n", "NLTK corpus_nist/sentence_nist n", lambda v: {"max_ngram_order": v}),),
-    validate=_validate,
-)
 
 
 class Nist(MetricFamily):
@@ -192,21 +165,6 @@ class Nist(MetricFamily):
                                       row[c.index("seg_pen_ref")], row[c.index("hyp_len")],
                                       row[c.index("ref_len")], config))
         return out
-
-    # ------------------------------------------------------------------ presentation
-    def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
-        from assay.output.signature import assay_signature
-        return assay_signature("nist", config, profile, nrefs)
-
-    def format_text(self, value: float, components: dict[str, Any], config: Config, profile: str | None,
-                    signature: str, width: int | None) -> str:
-        """mteval: ``NIST score = %2.4f``; NLTK returns a float (shown as its repr)."""
-        if profile in ("mteval-v13a", "mteval-v14"):
-            w = 4 if width is None else width
-            return f"NIST score = {value:2.{w}f}"
-        if width is None:
-            return repr(float(value))
-        return f"{value:.{width}f}"
 
 
 def nist_from_sums(info: Sequence[float], total: Sequence[float], pen_sys: float, pen_ref: float,

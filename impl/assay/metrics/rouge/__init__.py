@@ -1,1 +1,2 @@
-"""ROUGE: rouge-score and ROUGE-1.5.5.pl as one family (family.py), its text pipeline, LCS kernels and combination rules."""
+"""ROUGE: rouge-score, ROUGE-1.5.5.pl and pycocoevalcap as one family (:mod:`.family`): knobs, text, counts
+(LCS kernels, measures), combination of references, rows and the one scorer."""

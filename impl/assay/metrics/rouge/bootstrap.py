@@ -21,7 +21,7 @@ string*. With a list config (``-z SPL``) the IDs are the 1-based line numbers, s
 
 Values (``-t 0``, the default). Each document's R, P and F enter as printed by ``-d``, i.e.
 rounded to 5 decimals (F itself computed from the already-rounded P and R, then rounded). The
-family passes those per-document numbers in; :func:`round5` is Perl's ``%7.5f``.
+family passes those per-document numbers in (:func:`assay.metrics.rouge.combine.round5`, Perl's ``%7.5f``).
 
 Values (``-t 1``, token-level pooling). Per sample, the drawn documents' hit counts, model
 (reference) counts and peer counts are summed; the sample's R = hits/model, P = hits/peer,
@@ -55,20 +55,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from assay.metrics.rouge.combine import pooled_prf
+
 _A = 0x5DEECE66D
 _C = 0xB
 _MASK = (1 << 48) - 1
 _TWO48 = float(1 << 48)
-
-
-def round5(x: np.ndarray | float) -> np.ndarray:
-    """Perl's ``sprintf("%7.5f", x)`` as a number (C printf: the exact binary value, correctly rounded).
-
-    Python's ``format(v, ".5f")`` rounds the same way; ``np.round`` (scaling) does not always.
-    """
-    arr = np.asarray(x, dtype=np.float64)
-    flat = [float(f"{v:.5f}") for v in arr.ravel().tolist()]
-    return np.asarray(flat, dtype=np.float64).reshape(arr.shape)
 
 
 def perl_eval_order(n_docs: int) -> np.ndarray:
@@ -162,16 +154,6 @@ def perl_bootstrap(values: np.ndarray, n_samples: int = 1000,
     return _mean_of_sorted(means), low, high
 
 
-def pooled_prf(hits: np.ndarray, model: np.ndarray, peer: np.ndarray, alpha: float) -> np.ndarray:
-    """R, P, F of pooled counts (rows = samples): (n, 3); 0 where a denominator is 0."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(model > 0, hits / np.where(model > 0, model, 1), 0.0)
-        p = np.where(peer > 0, hits / np.where(peer > 0, peer, 1), 0.0)
-        den = (1.0 - alpha) * p + alpha * r
-        f = np.where(den > 0, (r * p) / np.where(den > 0, den, 1), 0.0)
-    return np.stack([r, p, f], axis=1)
-
-
 def perl_bootstrap_pooled(hits: np.ndarray, model_counts: np.ndarray, peer_counts: np.ndarray,
                           n_samples: int = 1000, confidence: float = 95.0,
                           alpha: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -189,6 +171,7 @@ def perl_bootstrap_pooled(hits: np.ndarray, model_counts: np.ndarray, peer_count
         raise ValueError("perl_bootstrap_pooled needs at least one document")
     idx = _draw_matrix(n_docs, int(n_samples))
     sums = _sequential_sample_sums(counts, idx)
-    prf = pooled_prf(sums[:, 0], sums[:, 1], sums[:, 2], alpha)
+    p, r, f = pooled_prf(sums[:, 0], sums[:, 1], sums[:, 2], alpha, perl_form=True)
+    prf = np.stack([r, p, f], axis=1)
     low, high = confidence_bounds(prf, confidence)
     return _mean_of_sorted(prf), low, high

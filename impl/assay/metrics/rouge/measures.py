@@ -29,7 +29,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from assay.metrics.rouge.lcs import batch_lcs_lengths, batch_lcs_positions, batch_wlcs_positions, lcs_length, lcs_ref_positions, match_masks, positions_from_masks, wlcs_positions
+from assay.metrics.rouge.lcs import (batch_lcs_lengths, batch_lcs_positions, batch_wlcs_positions, lcs_length,
+                                    lcs_ref_positions, match_masks, positions_from_masks, wlcs_positions)
 
 Doc = Sequence[Sequence[int]]
 

@@ -46,6 +46,8 @@ import re
 import unicodedata
 from typing import Callable
 
+import regex
+
 from assay.core.errors import InputError, KnobError
 from assay.stemmers.porter import PorterStemmer
 from assay.resources.rouge155 import load_exceptions, load_stopwords
@@ -215,16 +217,13 @@ def _tok_rouge_score(sentence: str, lowercase: bool) -> list[str]:
     return _LOWER_RUNS.findall(sentence.lower())
 
 
-_UNICODE_TOKEN = None
+# letters, marks and numbers of any script; Han, Hiragana and Katakana one character (plus marks) each
+_UNICODE_TOKEN = regex.compile(
+    r"[\p{Han}\p{Hiragana}\p{Katakana}]\p{M}*"
+    r"|(?:(?![\p{Han}\p{Hiragana}\p{Katakana}])[\p{L}\p{M}\p{N}])+")
 
 
 def _tok_unicode(sentence: str, lowercase: bool) -> list[str]:
-    global _UNICODE_TOKEN
-    if _UNICODE_TOKEN is None:
-        import regex  # a dependency of assay (Unicode script and category classes)
-        _UNICODE_TOKEN = regex.compile(
-            r"[\p{Han}\p{Hiragana}\p{Katakana}]\p{M}*"
-            r"|(?:(?![\p{Han}\p{Hiragana}\p{Katakana}])[\p{L}\p{M}\p{N}])+")
     text = unicodedata.normalize("NFKC", sentence)
     if lowercase:
         text = unicodedata.normalize("NFKC", text.casefold())
@@ -247,7 +246,8 @@ class TextPipeline:
 
     ``stem_min_length``: only tokens of at least this many characters are stemmed (ROUGE-1.5.5
     and rouge-score: 4, "longer than 3"). ``exceptions_path`` / ``stopwords_path``: ``"auto"``
-    or a path (see :mod:`.resources`); they are read only when the stemmer / stop list needs them.
+    (or ``""``) or a path (see :mod:`assay.resources.rouge155`); they are read only when the stemmer /
+    stop list needs them.
     """
 
     def __init__(self, tokenizer: str = "rouge155", stemmer: str = "none", stopwords: str = "none",

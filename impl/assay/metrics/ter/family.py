@@ -1,14 +1,10 @@
 """TER, Translation Edit Rate (Snover et al. 2006), as sacrebleu 2.x and 1.5.1 compute it (tercom-style).
 
 Hypotheses are tokenised once, references twice in sacrebleu 2.x (``retokenize_refs``; only
-``normalized`` output changes on a second pass). Per segment: ``num_edits`` = the fewest edits (insertions, deletions, substitutions and block
-shifts, each costing 1; see :mod:`.ter_shifts`) over the references, ``ref_length`` = the
-**average** reference length in tokens. Corpus TER = Σ num_edits / Σ ref_length (×100 on
-sacrebleu 2's scale), so the two summed columns are sufficient statistics.
-
-A zero total reference length: sacrebleu 2 gives 100 when there are edits and 0 otherwise
-(``zero_ref_length=edits``); sacrebleu 1.5.1 gives 1 (its whole scale) even with no edit
-(``zero_ref_length=one``).
+``normalized`` output changes on a second pass). Per segment: ``num_edits`` = the fewest edits
+(insertions, deletions, substitutions and block shifts, each costing 1; see :mod:`.shifts`) over
+the references, ``ref_length`` = the **average** reference length in tokens. Corpus TER =
+Σ num_edits / Σ ref_length (:mod:`.score`), so the two summed columns are sufficient statistics.
 """
 from __future__ import annotations
 
@@ -17,73 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from assay.core.errors import InputError, KnobError
-from assay.core.knobs import Config, Knob, KnobSet, parse_bool
-from assay.profiles.registry import Profile, register
-from assay.core.stats import SegmentStats
-from assay.tokenizers.ter import TokenizerTercom
+from assay.core.errors import InputError
 from assay.core.family import MetricFamily, Refs, Segments
-from assay.metrics.ter.shifts import BEAM_WIDTH, MAX_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, Limits, ter_edits
-
-COLUMNS = ("num_edits", "ref_length")
-TOKENIZER_KNOBS = ("normalized", "no_punct", "asian_support", "case_sensitive")
-
-
-def _validate(values: dict[str, Any]) -> None:
-    for name in ("max_shift_size", "max_shift_dist", "beam_width", "max_candidates"):
-        if values[name] < 0:
-            raise KnobError(f"{name} must be >= 0, got {values[name]}")
-
-
-def _nonneg_int(value: Any) -> int:
-    number = int(value)
-    if number != float(value):
-        raise ValueError(f"expected an integer, got {value!r}")
-    return number
-
-
-KNOBS = KnobSet(
-    knobs=(
-        Knob("normalized", False, "tercom normalisation: split punctuation, unescape &quot; &amp; &lt; &gt;, "
-             "split 's, join hyphenated lines", parse_bool, tool_names="sacrebleu normalized/--ter-normalized"),
-        Knob("no_punct", False, "delete . , ? : ; ! \" ( ) (and CJK punctuation with asian_support)", parse_bool,
-             tool_names="sacrebleu no_punct/--ter-no-punct"),
-        Knob("asian_support", False, "with normalized: CJK characters become single tokens; with no_punct: "
-             "CJK punctuation is deleted", parse_bool, tool_names="sacrebleu asian_support/--ter-asian-support"),
-        Knob("case_sensitive", False, "keep case (default: str.lower() first)", parse_bool,
-             tool_names="sacrebleu case_sensitive/--ter-case-sensitive"),
-        Knob("max_shift_size", MAX_SHIFT_SIZE, "longest block a shift moves (words)", _nonneg_int),
-        Knob("max_shift_dist", MAX_SHIFT_DIST, "largest |hypothesis start - reference start| of a shift",
-             _nonneg_int),
-        Knob("beam_width", BEAM_WIDTH, "edit-distance beam half-width around the length-ratio diagonal",
-             _nonneg_int),
-        Knob("max_candidates", MAX_CANDIDATES, "shift candidates evaluated per hypothesis/reference pair "
-             "(summed over rounds); the round that exhausts it makes no shift", _nonneg_int),
-        Knob("retokenize_refs", True, "references go through the tokenizer twice (sacrebleu 2.x: observable "
-             "with normalized, e.g. it's<TAB>x -> it 's x, x's. -> x 's .); sacrebleu 1.5.1 tokenises once", parse_bool),
-        Knob("zero_ref_length", "edits", "score when the total reference length is 0: edits = full scale if "
-             "there are edits, else 0 (sacrebleu 2); one = full scale (sacrebleu 1.5.1)", str, ("edits", "one")),
-        Knob("scale", 100, "0-100 (sacrebleu 2) or 0-1 (sacrebleu 1.x)", int, (1, 100)),
-    ),
-    validate=_validate,
-)
-
-SACREBLEU_TER = dict(normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
-                     max_shift_size=MAX_SHIFT_SIZE, max_shift_dist=MAX_SHIFT_DIST, beam_width=BEAM_WIDTH,
-                     max_candidates=MAX_CANDIDATES, retokenize_refs=True, zero_ref_length="edits", scale=100)
-#: knobs sacrebleu exposes; any other knob must keep the profile's value for sacrebleu's signature
-SACREBLEU_KNOBS = set(TOKENIZER_KNOBS)
-
-
-def ter_value(num_edits: float, ref_length: float, config: Config) -> float:
-    """num_edits / ref_length on the configured scale, with the tool's zero-length rule."""
-    if ref_length > 0:
-        ratio = num_edits / ref_length
-    elif config.zero_ref_length == "one" or num_edits > 0:
-        ratio = 1.0
-    else:
-        ratio = 0.0
-    return ratio * config.scale if config.scale != 1 else ratio
+from assay.core.knobs import Config
+from assay.core.stats import SegmentStats
+from assay.metrics.ter.knobs import KNOBS
+from assay.metrics.ter.score import COLUMNS, float32_python_float_mask, scores_from_sums
+from assay.metrics.ter.shifts import Limits, ter_edits
+from assay.tokenizers.ter import TokenizerTercom
 
 
 def tokenizer_of(config: Config) -> TokenizerTercom:
@@ -139,56 +76,23 @@ class Ter(MetricFamily):
         return SegmentStats(COLUMNS, rows)
 
     def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
-        edits, length = (float(x) for x in stats.total())
-        return ter_value(edits, length, config), {"num_edits": _int_if_whole(edits), "ref_length": length}
+        total = np.asarray(stats.total(), dtype=np.float64)     # corpus scores: float64 arithmetic
+        value = float(scores_from_sums(total[None, :], config)[0])
+        return value, _components(total[None, :], 0)
 
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
-        values = self.scores_from_sums(stats.rows, config).tolist()
-        rows = stats.rows
+        rows = np.asarray(stats.rows, dtype=np.float64)
+        values = scores_from_sums(rows, config).tolist()
         return [(v, partial(_components, rows, i)) for i, v in enumerate(values)]
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
-        """TER of every summed row: Σedits / Σref_length on the scale (zero-length rule applied)."""
-        sums = np.asarray(sums, dtype=np.float64)
-        edits, length = sums[:, 0], sums[:, 1]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(length > 0, edits / np.where(length > 0, length, 1.0), 0.0)
-        if config.zero_ref_length == "one":
-            ratio = np.where(length > 0, ratio, 1.0)
-        else:
-            ratio = np.where(length > 0, ratio, np.where(edits > 0, 1.0, 0.0))
-        return ratio * config.scale if config.scale != 1 else ratio
+        """TER of summed rows (:func:`.score.scores_from_sums`: float64, or sacrebleu's float32
+        arithmetic for float32 sums under ``resample_arithmetic=float32``)."""
+        return scores_from_sums(sums, config)
 
-    # ------------------------------------------------------------------ presentation
-    def signature(self, config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
-        from assay.output.signature import assay_signature
-        if profile in ("sacrebleu", "sacrebleu@1") and _sacrebleu_representable(config, profile):
-            if profile == "sacrebleu@1":
-                return ter_signature1(config, tool_version or "")
-            return ter_signature2(config, nrefs, tool_version or "")
-        return assay_signature("ter", config, profile, nrefs)
-
-    def format_text(self, value: float, components: dict[str, Any], config: Config, profile: str | None,
-                    signature: str, width: int | None) -> str:
-        if signature.startswith("tok.tercom"):       # sacrebleu 1.x CLI: -w 1 (its default) prints 3 digits
-            w = 3 if width in (None, 1) else width
-            return f"TER+{signature} = {value:.{w}f}"
-        w = 1 if width is None else width
-        if signature.startswith("assay:"):
-            return f"TER = {value:.{w}f}"
-        return f"TER|{signature} = {value:.{w}f}"
-
-    def tool_json(self, value: float, components: dict[str, Any], config: Config, profile: str | None,
-                  signature: str, width: int | None) -> dict[str, Any] | None:
-        """sacrebleu 2.x CLI JSON: score rounded to the width, signature and its fields (no verbose part)."""
-        if profile != "sacrebleu" or signature.startswith("assay:"):
-            return None
-        w = 1 if width is None else width
-        out: dict[str, Any] = {"name": "TER", "score": float(f"{value:.{w}f}"), "signature": signature}
-        for part in signature.split("|"):
-            key, _, val = part.partition(":")
-            out[key] = val
-        return out
+    def float32_python_float_mask(self, sums: np.ndarray, config: Config) -> np.ndarray:
+        """Which of :meth:`scores_from_sums` are Python floats in the tool (:func:`.score.float32_python_float_mask`)."""
+        return float32_python_float_mask(sums, config)
 
 
 def _components(rows: np.ndarray, i: int) -> dict[str, Any]:
@@ -199,48 +103,4 @@ def _int_if_whole(x: float) -> float | int:
     return int(x) if float(x).is_integer() else x
 
 
-def _sacrebleu_representable(config: Config, profile: str) -> bool:
-    base = PROFILE_KNOBS[profile]
-    return all(config[k] == v for k, v in base.items() if k not in SACREBLEU_KNOBS)
-
-
-def ter_fields(config: Config, nrefs: str, version: str) -> dict[str, str]:
-    """sacrebleu 2.x signature fields in its order."""
-    return {"nrefs": nrefs, "case": "mixed" if config.case_sensitive else "lc", "tok": "tercom",
-            "norm": "yes" if config.normalized else "no", "punct": "no" if config.no_punct else "yes",
-            "asian": "yes" if config.asian_support else "no", "version": version}
-
-
-TER_SHORT_KEYS = {"nrefs": "#", "case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as",
-                  "version": "v"}
-
-
-def ter_signature2(config: Config, nrefs: str, version: str, short: bool = False) -> str:
-    """``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0`` (short: ``#:1|c:lc|t:tercom|…``)."""
-    fields = ter_fields(config, nrefs, version)
-    return "|".join(f"{TER_SHORT_KEYS[k] if short else k}:{v}" for k, v in fields.items())
-
-
-def ter_signature1(config: Config, version: str, short: bool = False) -> str:
-    """1.x: ``tok.tercom-nonorm-punct-noasian-uncased+version.1.5.1`` (printed after ``TER+``)."""
-    tok = "-".join(["tercom", "norm" if config.normalized else "nonorm", "nopunct" if config.no_punct else "punct",
-                    "asian" if config.asian_support else "noasian",
-                    "cased" if config.case_sensitive else "uncased"])
-    return f"{'t' if short else 'tok'}.{tok}+{'v' if short else 'version'}.{version}"
-
-
 FAMILY = Ter()
-
-PROFILE_KNOBS = {
-    "sacrebleu": SACREBLEU_TER,
-    "sacrebleu@1": dict(SACREBLEU_TER, retokenize_refs=False, zero_ref_length="one", scale=1),
-}
-register(Profile(
-    "ter", "sacrebleu", "sacrebleu", ("2.6.0",), PROFILE_KNOBS["sacrebleu"],
-    "sacrebleu 2.x TER(): tercom-style (lowercased, no normalisation), shift limits 10/50, beam 25, "
-    "1000 candidates; fewest edits over references / average reference length, 0-100.",
-    default_width=1), default=True)
-register(Profile(
-    "ter", "sacrebleu@1", "sacrebleu", ("1.5.1",), PROFILE_KNOBS["sacrebleu@1"],
-    "sacrebleu 1.5.x corpus_ter/sentence_ter: the same search on the 0-1 scale; references tokenised once; "
-    "a zero total reference length scores 1 even without edits.", default_width=3))

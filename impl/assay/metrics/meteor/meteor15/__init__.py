@@ -1,2 +1,3 @@
-"""Clean-room METEOR 1.5 (the CMU jar as pycocoevalcap runs it): normalisation, resources, Snowball
-stemmer, candidate matching and alignment, scoring, and the family glue used by ``meteor.py``."""
+"""Clean-room METEOR 1.5 (the CMU jar as pycocoevalcap runs it): normalisation (:mod:`.normalize`),
+Snowball stemmer (:mod:`.snowball`), candidate matching and alignment (:mod:`.align`), the score
+formula (:mod:`.score`), and the rows and scorer the meteor family uses (:mod:`.stats`)."""

@@ -14,13 +14,11 @@ KD-METEOR-01: the jar raises frag^β with Java's ``Math.pow`` (HotSpot's intrins
 C's ``pow`` in the last bit for about 0.1% of values; those segment scores differ by one ulp.
 
 The corpus score applies the same formula to the summed statistics, where a segment whose frag is 0
-adds no chunks (the jar's EVAL of many segments).
+adds no chunks (the jar's EVAL of many segments; :func:`assay.metrics.meteor.meteor15.stats.scores_from_sums`).
 """
 from __future__ import annotations
 
 from typing import Sequence
-
-import numpy as np
 
 N_STATS = 23
 
@@ -53,11 +51,3 @@ def parts(s: Sequence[float], alpha: float, beta: float, gamma: float, delta: fl
     out.update(fmean=fmean, fragmentation=frag, penalty=pen, score=max(fmean * (1 - pen), 0.0))
     return out
 
-
-def corpus_sums(rows: np.ndarray) -> np.ndarray:
-    """Summed statistics; chunks of perfect one-chunk segments are left out."""
-    rows = np.asarray(rows, dtype=np.float64)
-    perfect = (rows[:, 21] == rows[:, 0]) & (rows[:, 22] == rows[:, 1]) & (rows[:, 20] == 1)
-    total = rows.sum(axis=0)
-    total[20] = rows[~perfect, 20].sum()
-    return total

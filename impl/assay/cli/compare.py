@@ -1,0 +1,99 @@
+"""``assay compare -i HYP -r REF ... [--metric M ...] [--profiles P ...] [--attribute A B]``.
+
+Every profile's score per metric on one input (tool scale and the normalised 0-100 column),
+the spread per metric, and with ``--attribute A B`` the Shapley attribution of B - A over the
+knobs the two profiles set differently, plus the segments whose sentence scores differ most.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from assay.cli.common import add_encoding, input_file, output_dir, read_aligned
+from assay.core.errors import KnobError
+from assay.core.terminal import escape
+from assay.jobs import compare as cmp_mod
+from assay.jobs.report.build import waterfall
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("compare", help="every profile's score on one input, side by side; attribution",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("-i", "--input", required=True, help="hypothesis file, one segment per line")
+    p.add_argument("-r", "--refs", required=True, nargs="+", help="reference files, each aligned with the input")
+    p.add_argument("-m", "--metric", action="append", default=[], metavar="M",
+                   help="metric(s) to compare (repeat or comma-separate; default: every family)")
+    p.add_argument("--profiles", nargs="+", metavar="P",
+                   help="only these profiles (NAME, or METRIC/NAME)")
+    p.add_argument("--attribute", nargs=2, metavar=("A", "B"),
+                   help="attribute B - A to knobs for every compared metric that has both profiles "
+                        "(NAME or METRIC/NAME)")
+    p.add_argument("--top", type=int, default=10, help="segments shown in the per-segment view (default 10)")
+    p.add_argument("--max-players", type=int, default=8, help="exact Shapley up to this many players (default 8)")
+    p.add_argument("--plot", metavar="DIR", help="with --attribute: write a waterfall PNG per attribution to DIR")
+    p.add_argument("-f", "--format", choices=("text", "markdown", "json"), default="text")
+    add_encoding(p)
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    input_file("-i", args.input)
+    for path in args.refs:
+        input_file("-r", path)
+    if args.plot:
+        output_dir("--plot", args.plot)
+    hyp, refs = read_aligned(args.input, args.refs, args.encoding)
+    metrics = cmp_mod.select_metrics(args.metric)
+    wanted = list(args.profiles or [])
+    if args.attribute:
+        wanted = wanted + list(args.attribute) if wanted else []
+    result = cmp_mod.compare(hyp.lines, [r.lines for r in refs], metrics, wanted or None)
+    pairs = []
+    unavailable: list[str] = []
+    if args.attribute:
+        a, b = args.attribute
+        for table in result.tables:
+            pa, pb = _local(a, table.metric), _local(b, table.metric)
+            if pa is None or pb is None:
+                continue
+            names = {r.profile for r in table.rows}
+            if pa in names and pb in names:
+                try:
+                    pairs.append(cmp_mod.attribute_pair(result, table.metric, table.measure.label, pa, pb,
+                                                        top=args.top, max_players=args.max_players))
+                except KnobError as exc:
+                    unavailable.append(f"{table.metric} {table.measure.label}: {exc}")
+        if not pairs:
+            raise KnobError(f"no compared metric has scores for both profiles {a!r} and {b!r}"
+                            + (f" ({'; '.join(unavailable)})" if unavailable else ""))
+    if args.plot and pairs:
+        for pa in pairs:
+            fig = waterfall(pa, Path(args.plot))
+            print(escape(Path(args.plot) / fig.png), file=sys.stderr)
+    if args.format == "json":
+        doc = result.as_dict()
+        if args.attribute:
+            doc["attributions"] = [p.as_dict() for p in pairs]
+            doc["attributions_unavailable"] = unavailable
+        json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    markdown = args.format == "markdown"
+    out = cmp_mod.render_markdown(result) if markdown else cmp_mod.render_text(result)
+    for p in pairs:
+        out += "\n" + cmp_mod.render_attribution(p, markdown=markdown)
+    for line in unavailable:
+        out += f"\nno attribution for {line}\n"
+    sys.stdout.write(out)
+    return 0
+
+
+def _local(name: str, metric: str) -> str | None:
+    """NAME applies to every metric; METRIC/NAME only to its metric."""
+    if "/" in name:
+        m, p = name.split("/", 1)
+        return p if m.lower() == metric else None
+    return name

@@ -1,0 +1,67 @@
+"""``assay score METRIC -i HYP -r REF [REF …] [--profile NAME] [--set KNOB=VALUE …] [--sentence]
+[--format text|json] [--width N]``; ``assay score coco --annotations A.json --results R.json``.
+
+The configuration is built once (:func:`assay.engine.api.configure`): it decides how the files are
+read (``chop_unterminated_last_line``) and then scores them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from assay.cli.coco import run_coco_cli
+from assay.cli.common import add_encoding, add_width, input_file, parse_knob_settings, read_aligned
+from assay.core.errors import KnobError
+from assay.engine import api
+from assay.engine.registry import METRIC_NAMES
+
+
+def add_parser(sub: Any) -> None:
+    sc = sub.add_parser("score", help="score a system output against references")
+    sc.add_argument("metric", help=f"metric family: {', '.join(METRIC_NAMES)}")
+    sc.add_argument("-i", "--input", help="hypothesis file, one segment per line ('-' = stdin)")
+    sc.add_argument("-r", "--refs", nargs="+", help="reference files, each aligned with the input")
+    sc.add_argument("-p", "--profile", help="profile name (see `assay profiles METRIC`)")
+    sc.add_argument("--set", dest="knobs", action="append", default=[], metavar="KNOB=VALUE",
+                    help="override a knob (repeatable; see `assay knobs METRIC`)")
+    sc.add_argument("--sentence", action="store_true", help="one score per segment (the tool's sentence-level defaults)")
+    sc.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    add_width(sc, "decimals in text output (default: the tool's own)")
+    add_encoding(sc)
+    coco = sc.add_argument_group("COCO caption-toolkit JSON input (metric coco, instead of -i/-r)")
+    coco.add_argument("--annotations", help="annotations JSON (COCO format, or {image_id: [captions]})")
+    coco.add_argument("--results", help="results JSON ([{image_id, caption}] or {image_id: caption})")
+    coco.add_argument("--subset", action="store_true", help="score only the images that have a result "
+                      "(pycocoevalcap's behaviour) instead of failing on annotated images without one")
+    coco.add_argument("--per-image", dest="per_image", action="store_true",
+                      help="also print each image's scores (COCOEvalCap.evalImgs)")
+    sc.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.annotations or args.results:
+        if args.metric.lower() != "coco" or not (args.annotations and args.results) or args.input or args.refs:
+            raise KnobError("--annotations/--results go together, with metric coco and without -i/-r")
+        return run_coco_cli(args)
+    if not args.input or not args.refs:
+        raise KnobError("score needs -i HYP and -r REF [REF ...] (or, for coco, --annotations and --results)")
+    input_file("-i", args.input, stdin=True)
+    for path in args.refs:
+        input_file("-r", path)
+    knobs = parse_knob_settings(args.knobs)
+    configured = api.configure(args.metric, args.profile, "sentence" if args.sentence else "corpus", **knobs)
+    hyp, refs = read_aligned(args.input, args.refs, args.encoding)
+    chop = bool(configured.config.get("chop_unterminated_last_line", False))
+    hyps = hyp.chopped() if chop else hyp.lines
+    streams = [r.chopped() if chop else r.lines for r in refs]
+    if args.sentence:
+        scores = api.sentence_scores_configured(configured, hyps, streams, width=args.width)
+    else:
+        scores = [api.score_configured(configured, hyps, streams, width=args.width)]
+    for s in scores:
+        if args.format == "json":
+            print(json.dumps(s.to_json(), ensure_ascii=False))
+        else:
+            print(s.text)
+    return 0

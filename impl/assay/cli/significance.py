@@ -1,0 +1,80 @@
+"""``assay significance METRIC[,METRIC…] -i BASELINE [SYSTEM …] -r REF [REF …]
+(--paired-bs | --paired-ar | --confidence) [--n-samples N] [--seed S] [--profile NAME]
+[--set KNOB=VALUE …] [--format text|json] [--width N]``: sacrebleu's significance tests."""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from assay.cli.common import add_encoding, add_width, input_file, parse_knob_settings, read_file
+from assay.core.errors import InputError
+from assay.core.io import check_aligned
+from assay.jobs import significance as sig
+from assay.jobs.significance_text import confidence_lines
+
+
+def add_parser(sub: Any) -> None:
+    sg = sub.add_parser(
+        "significance", help="bootstrap CIs and paired significance tests (sacrebleu --confidence/--paired-*)",
+        description="sacrebleu-compatible significance testing. The first -i file is the baseline. Seed: "
+                    "--seed, else the SACREBLEU_SEED environment variable as sacrebleu reads it (unset -> "
+                    "12345, 'none' -> unseeded, else int(value)); the signature records it (seed:...).")
+    sg.add_argument("metric", help="metric(s), comma-separated, optionally METRIC/PROFILE (e.g. bleu,chrf,ter)")
+    sg.add_argument("-i", "--input", required=True, nargs="+", help="system files; the first is the baseline")
+    sg.add_argument("-r", "--refs", required=True, nargs="+", help="reference files, each aligned with the input")
+    mode = sg.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (default 1000 resamples)")
+    mode.add_argument("--paired-ar", action="store_true", help="paired approximate randomization (default 10000 trials)")
+    mode.add_argument("--confidence", action="store_true", help="bootstrap 95%% CI of one system (default 1000)")
+    sg.add_argument("-n", "--n-samples", type=int, help="resamples (bs, confidence) or trials (ar)")
+    sg.add_argument("--seed", help="RNG seed (integer or 'none'); default: $SACREBLEU_SEED, else 12345")
+    sg.add_argument("-p", "--profile", help="profile for every metric (default: each metric's default profile)")
+    sg.add_argument("--set", dest="knobs", action="append", default=[], metavar="KNOB=VALUE",
+                    help="override a knob of every listed metric that has it (repeatable)")
+    sg.add_argument("-f", "--format", choices=("text", "json"), default="text",
+                    help="text: sacrebleu's line/table; json: sacrebleu's JSON")
+    add_width(sg, "decimals (default: the profile's, sacrebleu 1)")
+    add_encoding(sg)
+    sg.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    for option, paths in (("-i", args.input), ("-r", args.refs)):
+        for path in paths:
+            input_file(option, path)
+    knobs = parse_knob_settings(args.knobs)
+    seed: Any = args.seed if args.seed is not None else sig.resolve_seed()
+    files = [read_file(path, args.encoding) for path in args.input]
+    refs = [read_file(path, args.encoding) for path in args.refs]
+    for f in files:
+        check_aligned(f, refs)
+    streams = [r.lines for r in refs]
+    if args.confidence:
+        if len(files) != 1:
+            raise InputError("--confidence takes one system (-i FILE); compare several with --paired-bs "
+                             "or --paired-ar (sacrebleu: 'Use paired tests (--paired) for multiple systems.')")
+        n = args.n_samples if args.n_samples is not None else sig.DEFAULT_BOOTSTRAP_SAMPLES
+        res = sig.confidence_interval(args.metric, files[0].lines, streams, args.profile, n_samples=n,
+                                      seed=seed, width=args.width, **knobs)
+        results = res if isinstance(res, list) else [res]
+        if args.format == "json":
+            docs = [r.tool_json() for r in results]
+            print(json.dumps(docs[0] if len(docs) == 1 else docs, indent=1, ensure_ascii=False))
+        else:
+            print("\n".join(confidence_lines(results)))
+        return 0
+    baseline = (files[0].path, files[0].lines)
+    others = [(f.path, f.lines) for f in files[1:]]
+    if not [name for name, _ in others if name != baseline[0]]:
+        raise InputError("a paired test needs a baseline and at least one other system (-i BASELINE SYSTEM …)")
+    test = sig.paired_bootstrap if args.paired_bs else sig.paired_ar
+    default_n = sig.DEFAULT_BOOTSTRAP_SAMPLES if args.paired_bs else sig.DEFAULT_AR_TRIALS
+    result = test(args.metric, baseline, others, streams, args.profile,
+                  n_samples=args.n_samples if args.n_samples is not None else default_n,
+                  seed=seed, width=args.width, **knobs)
+    if args.format == "json":
+        print(json.dumps(result.tool_json(), indent=4, ensure_ascii=False))
+    else:
+        print(result.text)
+    return 0

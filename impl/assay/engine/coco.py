@@ -1,0 +1,276 @@
+"""``coco``: every COCO caption metric in one call, as pycocoevalcap 1.2's COCOEvalCap reports them.
+
+A composite of the other families, so it lives in the engine (above profiles and every family).
+COCOEvalCap tokenises references and results with its PTBTokenizer (``tokenize=ptb``), then runs
+``Bleu(4)``, ``Meteor``, ``Rouge`` and ``Cider`` on the tokenised strings. Here:
+
+- ``Bleu_1..Bleu_4``: the ``bleu/coco`` profile (BleuScorer's epsilons, ``closest`` reference
+  length; ``bleu_ref_length`` knob), corpus-level counts;
+- ``ROUGE_L``: the ``rouge/coco`` profile (per image, the LCS of the hypothesis with each
+  reference on ``split(" ")`` tokens, **max P and max R taken independently** over references,
+  F_beta with beta = 1.2, mean over images; ``rouge_beta`` sets the rouge family's ``beta``);
+- ``CIDEr``: the ``cider/coco`` profile (CIDEr-D, idf over the evaluated references);
+- ``METEOR``: the ``meteor/meteor-1.5`` profile (the jar's call) when the ``meteor`` knob is
+  ``auto`` and its resources (the installed pycocoevalcap's jar data) are found; otherwise it is
+  *omitted* with the reason (see ``components["omitted"]``), never estimated. One statistics pass
+  gives the corpus and per-image values.
+
+The score's value is CIDEr; all numbers are in ``components`` under pycocoevalcap's names. Rows
+hold the BLEU counts, the per-image ROUGE-L P/R/F and the per-image CIDEr of each image, with the
+CIDEr document frequencies as context, so per-image (sentence) scores come from the same pass.
+JSON input (COCO annotations + results) is read by :mod:`assay.core.coco_json`; the command is
+:mod:`assay.cli.coco`.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from assay.core.domains import choice, real
+from assay.core.errors import InputError, KnobError, MissingDependencyError
+from assay.core.family import MetricFamily, Refs, Segments
+from assay.core.knobs import Config, Knob, KnobSet
+from assay.core.stats import SegmentStats
+from assay.engine.api import make_config
+from assay.metrics.bleu.family import FAMILY as BLEU
+from assay.metrics.bleu.rows import choose_ref_length
+from assay.metrics.cider.family import FAMILY as CIDER
+from assay.metrics.cider.knobs import KNOBS as CIDER_KNOBS, TOKENIZE_CHOICES
+from assay.metrics.cider.tokens import PTB, caption_tokens, group_refs, ptb_batch
+from assay.metrics.meteor.family import FAMILY as METEOR
+from assay.metrics.rouge.family import FAMILY as ROUGE
+from assay.profiles.registry import get_profile
+from assay.tokenizers import lowercase_text
+
+BETA = 1.2
+METEOR_OMITTED = ("assay has no METEOR 1.5 profile here (pycocoevalcap runs the METEOR 1.5 jar); no number is "
+                  "estimated in its place")
+BLEU_REF_LENGTHS = ("closest", "shortest", "average")
+
+KNOBS = KnobSet(
+    knobs=(
+        Knob("tokenize", PTB, "ptb = COCOEvalCap's PTBTokenizer on every caption; none = captions are "
+             "already tokenised (the scorers' str.split() / split(' '))", str, TOKENIZE_CHOICES,
+             stage="text", domain=choice(*TOKENIZE_CHOICES)),
+        CIDER_KNOBS["lowercase"],
+        CIDER_KNOBS["lowercase_mode"],
+        Knob("bleu_ref_length", "closest", "BLEU reference length: closest (the Bleu class), shortest, average "
+             "(BleuScorer options)", str, BLEU_REF_LENGTHS, stage="statistics", domain=choice(*BLEU_REF_LENGTHS)),
+        Knob("rouge_beta", BETA, "ROUGE-L F_beta's beta (pycocoevalcap: 1.2)", float,
+             stage="statistics", domain=real(0, None, low_open=True)),
+        CIDER_KNOBS["idf_corpus"],
+        Knob("meteor", "auto", "auto = METEOR through assay's METEOR 1.5 profile when it exists; off = omit it "
+             "(the other metrics are unchanged; METEOR is the slow part)", str, ("auto", "off"),
+             stage="statistics", domain=choice("auto", "off")),
+    ),
+)
+
+
+# ----------------------------------------------------------------------------- tokens
+def tokenised_strings(captions: Sequence[Any], config: Mapping[str, Any]) -> list[str]:
+    """Each caption as the string the toolkit's scorers see (PTB output joined by spaces).
+
+    BLEU and CIDEr split it with ``str.split()``, ROUGE-L with ``split(" ")``, as pycocoevalcap.
+    With ``tokenize=ptb`` the captions are one batch of the wrapper (one jar run): pass the
+    references and the results separately, each in image order, as COCOEvalCap does.
+    """
+    if any(isinstance(c, (list, tuple)) for c in captions):
+        if not all(isinstance(c, (list, tuple)) for c in captions):
+            raise InputError("mix of token lists and strings; pass one kind")
+        return [" ".join(c) for c in captions]
+    for i, c in enumerate(captions):
+        if not isinstance(c, str):
+            raise InputError(f"caption {i + 1}: expected a string, got {type(c).__name__}")
+    tok, lower = config["tokenize"], config["lowercase"]
+    if tok == PTB:
+        out = ptb_batch(captions)
+        if lower:
+            out = [lowercase_text(s, config["lowercase_mode"]) for s in out]
+        return out
+    if tok == "none" and not lower:
+        return list(captions)
+    return [" ".join(t) for t in caption_tokens(list(captions), {**config})]
+
+
+# ----------------------------------------------------------------------------- ROUGE-L (COCO)
+def _rouge_rows(hyps: Sequence[str], streams: Sequence[Sequence[str | None]], beta: float) -> np.ndarray:
+    """Per image (P, R, F) of pycocoevalcap's Rouge: the ``rouge/coco`` profile with ``beta``."""
+    config = make_config("rouge", "coco", "corpus", beta=beta)[0]
+    stats = ROUGE.segment_stats(list(hyps), streams, config)
+    cols = stats.columns
+    return stats.rows[:, [cols.index("rougeL:p"), cols.index("rougeL:r"), cols.index("rougeL:f")]]
+
+
+def meteor_profile() -> str | None:
+    """The METEOR profile reproducing pycocoevalcap's jar call, if assay has one."""
+    for name in ("coco", "meteor-1.5"):
+        try:
+            get_profile("meteor", name)
+            return name
+        except KnobError:
+            continue
+    return None
+
+
+def _bleu_from_index(keep: Mapping[str, Any], n_img: int, bleu_config: Config, cider_config: Config
+                     ) -> SegmentStats | None:
+    """The ``bleu/coco`` rows (the bleu family's columns) from CIDEr's n-gram index of the same tokens.
+
+    Per image and n: correct_n = sum over the hypothesis n-grams of min(count, max count in one
+    reference of the image) (BleuScorer's clipping), total_n = max(len - n + 1, 0), ref_len = the
+    reference length the ``ref_length`` rule picks. Integer counts, so the rows equal the bleu
+    family's exactly (checked by the golden and differential tests); None when the index does not
+    cover the configuration (then the bleu family computes them itself).
+    """
+    order = int(bleu_config.max_ngram_order)
+    columns = BLEU.columns(bleu_config)
+    want = ("hyp_len", "ref_len") + tuple(f"correct{i}" for i in range(1, order + 1)) + \
+        tuple(f"total{i}" for i in range(1, order + 1))
+    index = keep.get("index")
+    if index is None or columns != want or index.max_order < order or bleu_config.tokenize != "none" \
+            or bleu_config.lowercase or cider_config.lowercase or cider_config.tokenize not in ("none", "ptb"):
+        return None
+    owner = np.asarray(keep["owner"], dtype=np.int64)
+    hyp_len = np.asarray(keep["hyp_lengths"], dtype=np.float64)
+    ref_lengths = np.asarray(keep["ref_lengths"], dtype=np.float64)
+    # references as (position within the image, image); the order within an image does not change
+    # the chosen length (ties in the closest rule are equal lengths)
+    counts = np.bincount(owner, minlength=n_img)
+    starts = np.concatenate([[0], np.cumsum(counts)])[:-1]
+    slot = np.arange(len(owner)) - starts[owner]
+    width = int(counts.max()) if len(counts) else 0
+    ref_lens = np.zeros((width, n_img))
+    present = np.zeros((width, n_img), dtype=bool)
+    ref_lens[slot, owner] = ref_lengths
+    present[slot, owner] = True
+    ref_len = choose_ref_length(hyp_len, ref_lens, present, bleu_config.ref_length)
+    correct = np.zeros((n_img, order))
+    for n in range(1, order + 1):
+        nc = index.n_codes[n - 1]
+        hc = index.side_counts(0, n)
+        rc = index.side_counts(1, n)
+        if not len(hc.keys) or not len(rc.keys):
+            continue
+        img_key = owner[rc.keys // nc] * nc + rc.keys % nc          # (image, n-gram) of each reference count
+        uniq, inverse = np.unique(img_key, return_inverse=True)
+        best = np.zeros(len(uniq), dtype=np.int64)
+        np.maximum.at(best, inverse.reshape(-1), rc.counts)
+        pos = np.minimum(np.searchsorted(uniq, hc.keys), len(uniq) - 1)
+        clip = np.where(uniq[pos] == hc.keys, np.minimum(hc.counts, best[pos]), 0)
+        correct[:, n - 1] = np.bincount(hc.keys // nc, weights=clip, minlength=n_img)
+    total = np.maximum(hyp_len[:, None] - np.arange(order)[None, :], bleu_config.per_segment_min_total)
+    rows = np.hstack([hyp_len[:, None], ref_len[:, None], correct, total])
+    return SegmentStats(columns, rows)
+
+
+def _meteor_values(hyps: list[str], streams: list[list[str | None]], profile: str) -> dict[str, Any]:
+    """Corpus and per-image METEOR from one statistics pass (the profile's corpus and sentence
+    configurations are the same when it has no sentence-level knobs; otherwise two passes)."""
+    config, prof = make_config("meteor", profile, "corpus")
+    stats = METEOR.segment_stats(hyps, streams, config)
+    corpus = METEOR.score_stats(stats, config)[0]
+    if prof.sentence_knobs:
+        s_config = make_config("meteor", profile, "sentence")[0]
+        stats, config = METEOR.segment_stats(hyps, streams, s_config), s_config
+    per_image = [float(v) for v, _ in METEOR.sentence_stats_scores(stats, config)]
+    return {"profile": profile, "corpus": float(corpus), "per_image": per_image}
+
+
+def bleu_config(config: Config) -> Config:
+    """The ``bleu/coco`` configuration of a coco configuration."""
+    return make_config("bleu", "coco", "corpus", ref_length=config.bleu_ref_length)[0]
+
+
+def cider_config(config: Config) -> Config:
+    """The ``cider/coco`` configuration of a coco configuration."""
+    return make_config("cider", "coco", "corpus", idf_corpus=config.idf_corpus)[0]
+
+
+# ----------------------------------------------------------------------------- the composite
+class Coco(MetricFamily):
+    name = "coco"
+    knobset = KNOBS
+
+    def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+        flat, owner = group_refs(hyps, refs)
+        ref_s = tokenised_strings(list(flat), config)     # COCOEvalCap: gts first, then res, two batches
+        hyp_s = tokenised_strings(list(hyps), config)
+        n_img = len(hyps)
+        groups: list[list[str]] = [[] for _ in range(n_img)]
+        for s, o in zip(ref_s, owner.tolist()):
+            groups[o].append(s)
+        width = max(len(g) for g in groups)
+        streams = [[g[j] if j < len(g) else None for g in groups] for j in range(width)]
+
+        # BLEU and CIDEr split on whitespace (str.split()): split once, hand both the token lists
+        hyp_t = [h.split() for h in hyp_s]
+        streams_t = [[None if r is None else r.split() for r in stream] for stream in streams]
+        keep: dict[str, Any] = {}
+        c_config, b_config = cider_config(config), bleu_config(config)
+        cider = CIDER.segment_stats(hyp_t, streams_t, c_config, keep=keep)
+        bleu = _bleu_from_index(keep, len(hyp_t), b_config, c_config) \
+            or BLEU.segment_stats(hyp_t, streams_t, b_config)
+        rouge = _rouge_rows(hyp_s, streams, config.rouge_beta)
+        rouge_source = "rouge/coco" if config.rouge_beta == BETA else f"rouge/coco beta={config.rouge_beta}"
+        columns = tuple([f"bleu:{c}" for c in bleu.columns] + ["rouge:p", "rouge:r", "rouge:f"]
+                        + [f"cider:{c}" for c in cider.columns])
+        rows = np.hstack([bleu.rows, rouge, cider.rows])
+        context = {"cider": dict(cider.context), "bleu": dict(bleu.context), "rouge": rouge_source,
+                   "tokenized": {"hyps": hyp_s, "refs": groups}}
+        meteor = meteor_profile() if config.meteor == "auto" else None
+        if meteor is not None:
+            try:
+                context["meteor"] = _meteor_values(hyp_s, streams, meteor)
+            except MissingDependencyError as exc:   # auto: omitted, with the reason, never estimated
+                context["meteor_missing"] = str(exc)
+        return SegmentStats(columns, rows, context)
+
+    @staticmethod
+    def _parts(stats: SegmentStats) -> tuple[SegmentStats, np.ndarray, SegmentStats]:
+        cols = stats.columns
+        b = [i for i, c in enumerate(cols) if c.startswith("bleu:")]
+        c = [i for i, c in enumerate(cols) if c.startswith("cider:")]
+        bleu = SegmentStats(tuple(cols[i][5:] for i in b), stats.rows[:, b], stats.context.get("bleu", {}))
+        cider = SegmentStats(tuple(cols[i][6:] for i in c), stats.rows[:, c], stats.context.get("cider", {}))
+        rouge = stats.rows[:, [cols.index("rouge:p"), cols.index("rouge:r"), cols.index("rouge:f")]]
+        return bleu, rouge, cider
+
+    def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
+        bleu, rouge, cider = self._parts(stats)
+        if len(stats) == 0:
+            raise InputError("no images to score")
+        _, bc = BLEU.score_stats(bleu, bleu_config(config))
+        cider_value, cc = CIDER.score_stats(cider, cider_config(config))
+        comp: dict[str, Any] = {f"Bleu_{n}": bc[f"Bleu_{n}"] for n in range(1, 5)}
+        meteor = stats.context.get("meteor")
+        if meteor is not None and len(stats) == len(meteor["per_image"]):
+            comp["METEOR"] = meteor["corpus"]
+        comp["ROUGE_L"] = float(rouge[:, 2].mean())
+        comp["CIDEr"] = cider_value
+        comp["images"] = len(stats)
+        if meteor is None:
+            reason = stats.context.get("meteor_missing", METEOR_OMITTED)
+            comp["omitted"] = {"METEOR": reason if config.meteor == "auto" else "meteor=off"}
+        comp["bleu"] = {k: bc[k] for k in ("sys_len", "ref_len", "ratio", "bp", "counts", "totals")}
+        comp["idf"] = cc["idf"]
+        return cider_value, comp
+
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+        """Per image, as COCOEvalCap's ``evalImgs``: sentence Bleu_1..4, ROUGE_L, CIDEr."""
+        bleu, rouge, cider = self._parts(stats)
+        b = BLEU.sentence_stats_scores(bleu, bleu_config(config))
+        c = [v for v, _ in CIDER.sentence_stats_scores(cider, cider_config(config))]
+        meteor = stats.context.get("meteor")
+        out = []
+        for i in range(len(stats)):
+            bc = b[i][1]() if callable(b[i][1]) else b[i][1]
+            comp = {f"Bleu_{n}": bc[f"Bleu_{n}"] for n in range(1, 5)}
+            if meteor is not None:
+                comp["METEOR"] = meteor["per_image"][i]
+            comp.update(ROUGE_L=float(rouge[i, 2]), CIDEr=c[i])
+            out.append((c[i], comp))
+        return out
+
+
+FAMILY = Coco()

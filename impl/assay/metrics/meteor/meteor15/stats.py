@@ -1,0 +1,122 @@
+"""METEOR 1.5 (the CMU jar as pycocoevalcap runs it) as rows of sufficient statistics, and their score.
+
+Per segment: the hypothesis (``|||`` removed, as pycocoevalcap does) and every reference (a
+reference containing ``|||`` is several references on the jar's stdio line, research M10) are
+normalised (``-norm``, :mod:`.normalize`) when ``norm`` is on (else lowercased and split on
+whitespace), aligned (:mod:`.align`) and scored (:mod:`.score`); the statistics of the best-scoring
+reference are kept (first on ties). Row columns: the jar's 23 statistics, ``chunks_eval`` (chunks,
+0 for a perfect one-chunk segment: what the jar's corpus EVAL sums) and ``score``.
+
+Scoring (:func:`scores_from_sums`) is the jar's EVAL: the formula of :mod:`.score` on summed rows
+with ``chunks_eval`` in place of ``chunks``. A segment is its own sum, and its EVAL equals its
+SCORE (a perfect segment has fragmentation 0 either way), so corpus, sentence and resampled scores
+all go through it.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from assay.core.errors import InputError
+from assay.core.knobs import Config
+from assay.core.stats import SegmentStats
+from assay.metrics.meteor.knobs import module_weights
+from assay.metrics.meteor.meteor15 import align, normalize, score
+from assay.resources import meteor15 as resources
+
+STAT_NAMES = ("test_len", "ref_len", "test_function", "ref_function",
+              *(f"{m}_{k}" for m in align.MODULES for k in ("test_content", "ref_content", "test_function",
+                                                             "ref_function")),
+              "chunks", "test_matched", "ref_matched")
+COLUMNS = (*STAT_NAMES, "chunks_eval", "score")
+CHUNKS, CHUNKS_EVAL = STAT_NAMES.index("chunks"), COLUMNS.index("chunks_eval")
+
+
+def modules_of(config: Config) -> tuple[int, ...]:
+    """Indices (into :data:`align.MODULES`) of the ``modules`` knob, in its order (checked by its domain)."""
+    return tuple(align.MODULES.index(n) for n in config.modules.split())
+
+
+def params(config: Config) -> tuple[float, float, float, float, tuple[float, ...]]:
+    """α, β, γ, δ and the weight of each of the four modules."""
+    return config.alpha, config.beta, config.gamma, config.delta, module_weights(config.modules, config.weights)
+
+
+def _text(seg: Any, where: str) -> str:
+    if isinstance(seg, str):
+        return seg
+    if isinstance(seg, (list, tuple)) and all(isinstance(t, str) for t in seg):
+        return " ".join(seg)
+    raise InputError(f"{where}: expected a string or a list of string tokens, got {type(seg).__name__}")
+
+
+def segment_stats(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], config: Config) -> SegmentStats:
+    """One row per segment: the statistics of its best-scoring reference (first on ties)."""
+    res = resources.load(config.resources_path or None, config.language)
+    mods = modules_of(config)
+    alpha, beta, gamma, delta, weights = params(config)
+    fw = res.function_words
+    if config.norm:
+        def tok(s: str) -> list[str]:
+            return normalize.tokenize(s, res.prefixes)
+    else:
+        def tok(s: str) -> list[str]:
+            return s.lower().split()
+    rows: list[list[float]] = []
+    for i, seg in enumerate(hyps):
+        hyp = tok(_text(seg, f"segment {i + 1}").replace("|||", ""))
+        seg_refs = [tok(part) for k, s in enumerate(refs) if s[i] is not None
+                    for part in _text(s[i], f"reference stream {k + 1}, segment {i + 1}").split("|||")]
+        if not seg_refs:
+            raise InputError(f"segment {i + 1} has no reference (METEOR needs at least one)")
+        best: tuple[float, list[float]] | None = None
+        for ref in seg_refs:
+            chosen = align.resolve(align.candidates(hyp, ref, res, mods), len(hyp), len(ref), config.beam)
+            st = align.alignment_stats(hyp, ref, chosen, fw)
+            value = score.parts(st, alpha, beta, gamma, delta, weights)["score"]
+            if best is None or value > best[0]:
+                best = (value, st)
+        assert best is not None
+        st = best[1]
+        perfect = st[21] == st[0] and st[22] == st[1] and st[20] == 1
+        rows.append([*st, 0.0 if perfect else st[20], best[0]])
+    return SegmentStats(COLUMNS, np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS)))
+
+
+def scores_from_sums(sums: np.ndarray, config: Config) -> np.ndarray:
+    """The jar's EVAL of each summed row (one segment's row included): :func:`score.parts` of the 23
+    statistics with ``chunks_eval`` as the chunks."""
+    alpha, beta, gamma, delta, weights = params(config)
+    sums = np.atleast_2d(np.asarray(sums, dtype=np.float64))
+    out = np.empty(len(sums))
+    for k, row in enumerate(sums):
+        r = row.copy()
+        r[CHUNKS] = r[CHUNKS_EVAL]
+        out[k] = score.parts(r[:score.N_STATS], alpha, beta, gamma, delta, weights)["score"]
+    return out
+
+
+def components(row: Sequence[float], config: Config, segments: int | None = None) -> dict[str, Any]:
+    """P, R, Fmean, fragmentation, penalty, chunks, lengths and per-module matches of one row (a
+    segment's, or the corpus sum with ``chunks_eval`` as chunks)."""
+    alpha, beta, gamma, delta, weights = params(config)
+    row = [float(x) for x in row]
+    p = score.parts(row[:score.N_STATS], alpha, beta, gamma, delta, weights)
+    out: dict[str, Any] = {"precision": p["precision"], "recall": p["recall"], "fmean": p["fmean"],
+                           "fragmentation": p["fragmentation"], "penalty": p["penalty"],
+                           "chunks": int(row[20]), "test_len": int(row[0]), "ref_len": int(row[1]),
+                           "test_matched": int(row[21]), "ref_matched": int(row[22])}
+    for k, name in enumerate(align.MODULES):
+        b = 4 + 4 * k
+        out[f"matches_{name}"] = [int(row[b] + row[b + 2]), int(row[b + 1] + row[b + 3])]
+    if segments is not None:
+        out["segments"] = segments
+    return out
+
+
+def corpus_row(rows: np.ndarray) -> np.ndarray:
+    """Summed statistics with the jar's EVAL chunks (``chunks_eval`` in place of ``chunks``)."""
+    total = np.asarray(rows, dtype=np.float64).sum(axis=0)
+    total[CHUNKS] = total[CHUNKS_EVAL]
+    return total

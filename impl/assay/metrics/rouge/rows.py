@@ -1,0 +1,282 @@
+"""ROUGE statistics: one row per document, from the counts of each (hypothesis, reference) pair.
+
+Per document and measure the row holds the counts after combining the references (``hits``,
+``ref``, ``peer``) and the document's own P, R, F (:func:`assay.metrics.rouge.combine.combine_pairs`);
+the first column counts documents (1 per row). The corpus value is a function of the summed rows
+(:mod:`assay.metrics.rouge.score`).
+
+Counts come from one of three paths, all giving the same numbers:
+
+- per pair (:func:`_counts`, few pairs) or all pairs at once (:class:`~assay.metrics.rouge.measures.PairBatch`,
+  from ``BATCH_MIN_PAIRS`` pairs on) over :class:`~assay.metrics.rouge.documents.Doc` objects;
+- documents that are one token sequence as tokenised (sentence_split none, no truncation, stop
+  words or stemming, :func:`_flat_config`) skip the per-document objects: tokens go to the batch
+  store in bulk (:func:`_flat_batch`), and plain ROUGE-L of short texts (captions) runs the
+  bit-parallel LCS per pair on the token strings (:func:`_short_lcs`).
+
+Empty documents (no tokens on a side) score 0, as in both tools (ROUGE-1.5.5 warns on stderr);
+``empty_document=error`` rejects them instead. A document without any reference is an error.
+"""
+from __future__ import annotations
+
+from itertools import chain
+from typing import Any, Sequence
+
+import numpy as np
+
+from assay.core.errors import InputError
+from assay.core.family import Refs, Segments
+from assay.core.knobs import Config
+from assay.core.stats import SegmentStats
+from assay.metrics.rouge.combine import combine_pairs
+from assay.metrics.rouge.documents import Corpus, Doc
+from assay.metrics.rouge.knobs import type_spec
+from assay.metrics.rouge.lcs import match_masks
+from assay.metrics.rouge.measures import (PairBatch, Store, clipped_hits, lcs_counts, union_lcs_hits, wlcs_counts,
+                                         wlcs_ref_sum)
+
+COUNT_FIELDS = ("hits", "ref", "peer")
+SCORE_FIELDS = ("p", "r", "f")
+WIDTH = len(COUNT_FIELDS) + len(SCORE_FIELDS)
+# From this many (hypothesis, reference) pairs on, the counts come from the vectorised PairBatch
+# (numpy over all pairs at once); below it the per-pair functions are faster. Both give the same
+# numbers (golden cases of 10+ documents run the batch, smaller ones the per-pair code).
+BATCH_MIN_PAIRS = 8
+SHORT_LCS_TOKENS = 128
+
+
+def columns(types: Sequence[str]) -> tuple[str, ...]:
+    """``docs``, then per measure ``<type>:hits``, ``:ref``, ``:peer``, ``:p``, ``:r``, ``:f``."""
+    cols = ["docs"]
+    for t in types:
+        cols += [f"{t}:{k}" for k in COUNT_FIELDS + SCORE_FIELDS]
+    return tuple(cols)
+
+
+def base_column(t_index: int) -> int:
+    """The column of measure ``t_index``'s hits (its counts, then P, R, F follow)."""
+    return 1 + WIDTH * t_index
+
+
+def _check_strings(hyps: Segments, refs: Refs) -> None:
+    for i, h in enumerate(hyps):
+        if not isinstance(h, str):
+            raise InputError(f"document {i + 1}: ROUGE takes each document as a string (sentences separated "
+                             f"per sentence_split), got {type(h).__name__}")
+    for k, stream in enumerate(refs):
+        for i, r in enumerate(stream):
+            if r is not None and not isinstance(r, str):
+                raise InputError(f"reference stream {k + 1}, document {i + 1}: expected a string, got "
+                                 f"{type(r).__name__}")
+
+
+def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+    """One row per document (module docstring)."""
+    _check_strings(hyps, refs)
+    corpus = Corpus(config)
+    specs = [(t, type_spec(t)) for t in config.types]
+    weight = config.w_weight
+    su = config.su_last_unigram
+    rounding = config.f_from_rounded_pr
+    alpha = config.alpha
+    beta = config.beta
+    cols = columns(config.types)
+    # tokenise every distinct text once (hypotheses and references share the cache)
+    doc_ids: dict[str, int] = {}
+    docs: list[Doc] = []
+
+    def doc_id(raw: str) -> int:
+        got = doc_ids.get(raw)
+        if got is None:
+            got = doc_ids[raw] = len(docs)
+            docs.append(corpus.document(raw))
+        return got
+
+    rows = np.zeros((len(hyps), len(cols)), dtype=np.float64)
+    rows[:, 0] = 1.0
+    if not len(hyps):
+        return SegmentStats(cols, rows)
+    pair_h: list[int] = []
+    pair_r: list[int] = []
+    n_refs: list[int] = []
+    flat_config = _flat_config(config, specs)
+    short = _short_lcs(hyps, refs, corpus) if flat_config and [k for _, (k, _) in specs] == ["L"] else None
+    fast = _flat_batch(hyps, refs, corpus, specs) if flat_config and short is None else None
+    for i, raw in enumerate(hyps if fast is None and short is None else ()):
+        h = doc_id(raw)
+        present = [stream[i] for stream in refs if stream[i] is not None]
+        if not present:
+            raise InputError(f"document {i + 1} has no reference")
+        ids = [doc_id(r) for r in present]
+        if config.empty_document == "error":
+            _check_empty(i, docs[h], [docs[k] for k in ids])
+        pair_h += [h] * len(ids)
+        pair_r += ids
+        n_refs.append(len(ids))
+    ph = pr = np.zeros(0, dtype=np.int64)
+    if short is not None:
+        batch, n_refs_arr = None, short[3]
+    elif fast is not None:
+        batch, ph, pr, n_refs_arr = fast
+    else:
+        ph = np.array(pair_h, dtype=np.int64)
+        pr = np.array(pair_r, dtype=np.int64)
+        batch = PairBatch([d.flat for d in docs], [d.lcs_side for d in docs], ph, pr, len(corpus.vocab)) \
+            if len(pair_h) >= BATCH_MIN_PAIRS else None
+        n_refs_arr = np.array(n_refs, dtype=np.int64)
+    several = bool((n_refs_arr > 1).any())
+    for t_index, (_, (kind, arg)) in enumerate(specs):
+        if short is not None:
+            hits, ref_count, peer_count = short[:3]
+        elif batch is not None:
+            hits, ref_count, peer_count = _batch_counts(batch, kind, arg, docs, ph, pr, weight, su)
+        else:
+            per_pair = np.array([_counts(kind, arg, docs[h], docs[r], weight, su) for h, r in zip(pair_h, pair_r)],
+                                dtype=np.float64).reshape(-1, 3)
+            hits, ref_count, peer_count = per_pair[:, 0], per_pair[:, 1], per_pair[:, 2]
+        w = weight if kind == "W" else None
+        keys = None
+        if w is not None and several and config.multi_ref == "best-recall":
+            # ROUGE-1.5.5 -f B picks ROUGE-W's reference by hits / sum_i f(|ref_i|) (before the second f)
+            ref_sums = np.array([wlcs_ref_sum(docs[r].lcs_side, w) for r in pr.tolist()], dtype=np.float64)
+            keys = np.divide(hits, ref_sums, out=np.zeros_like(hits), where=ref_count > 0)
+        counts, prf = combine_pairs(hits, ref_count, peer_count, n_refs_arr, config.multi_ref, w, alpha, rounding,
+                                    beta, keys)
+        base = base_column(t_index)
+        for k in range(3):
+            rows[:, base + k] = counts[k]
+            rows[:, base + 3 + k] = prf[k]
+    return SegmentStats(cols, rows)
+
+
+def _flat_config(config: Config, specs: Sequence[tuple[str, tuple[str, Any]]]) -> bool:
+    """True when every document is one token sequence as tokenised (no sentences, truncation,
+    stop words or stemming; no ROUGE-W, whose normaliser reads sentences): :func:`_flat_batch` applies."""
+    return (config.sentence_split == "none" and config.length_limit_words is None
+            and config.length_limit_bytes is None and config.stemmer == "none" and config.stopwords == "none"
+            and config.empty_document == "zero" and all(kind != "W" for _, (kind, _) in specs))
+
+
+def _short_lcs(hyps: Segments, refs: Refs, corpus: Corpus
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """ROUGE-L counts (hits, |ref|, |hyp|) of every pair, and references per document, for a
+    :func:`_flat_config` corpus of short texts (captions): the bit-parallel LCS of each pair on the
+    token strings themselves (no interning). None as soon as a
+    reference has more than ``SHORT_LCS_TOKENS`` tokens (the batched path is faster there)."""
+    tokenize, lower = corpus.pipeline._tokenize, corpus.pipeline.lowercase
+    space = corpus.pipeline.tokenizer == "space" and not lower   # str.split(" ") inline
+    hits: list[int] = []
+    ref_len: list[int] = []
+    peer_len: list[int] = []
+    n_refs: list[int] = []
+    limit = SHORT_LCS_TOKENS
+    for i, h in enumerate(hyps):
+        ht = h.split(" ") if space else tokenize(h, lower)
+        if len(ht) > limit:
+            return None
+        # the LCS is symmetric: bit masks over the hypothesis (once per image), one step per
+        # reference token (lcs.lcs_length inlined: Allison-Dix / Hyyro bit-parallel recurrence)
+        get = match_masks(ht).get
+        m = len(ht)
+        full = (1 << m) - 1
+        k = 0
+        for stream in refs:
+            r = stream[i]
+            if r is None:
+                continue
+            rt = r.split(" ") if space else tokenize(r, lower)
+            if len(rt) > limit:
+                return None
+            v = full
+            for tok in rt:
+                u = get(tok, 0) & v
+                if u:
+                    v = ((v + u) | (v ^ u)) & full
+            hits.append(m - v.bit_count())
+            ref_len.append(len(rt))
+            peer_len.append(len(ht))
+            k += 1
+        if not k:
+            raise InputError(f"document {i + 1} has no reference")
+        n_refs.append(k)
+    return (np.array(hits, dtype=np.float64), np.array(ref_len, dtype=np.float64),
+            np.array(peer_len, dtype=np.float64), np.array(n_refs, dtype=np.int64))
+
+
+def _flat_batch(hyps: Segments, refs: Refs, corpus: Corpus, specs: Sequence[Any]
+                ) -> tuple[PairBatch, np.ndarray, np.ndarray, np.ndarray] | None:
+    """(batch, pair_h, pair_r, references per document) built in bulk for a :func:`_flat_config`
+    configuration: each distinct text tokenised once, token ids from one vocabulary, the token
+    store built directly (no per-document objects). The same pairs, in the same order, as the
+    general path. None when there are too few pairs for the batch (the general path then runs).
+    """
+    n = len(hyps)
+    width = len(refs)
+    present = np.array([[r is not None for r in stream] for stream in refs], dtype=bool).reshape(width, n)
+    n_refs = present.sum(axis=0).astype(np.int64)
+    if (n_refs == 0).any():
+        raise InputError(f"document {int(np.flatnonzero(n_refs == 0)[0]) + 1} has no reference")
+    if int(n_refs.sum()) < BATCH_MIN_PAIRS:
+        return None
+    index: dict[str, int] = {}
+    setdefault = index.setdefault
+    h_ids = [setdefault(h, len(index)) for h in hyps]
+    r_ids = np.array([[setdefault(r, len(index)) if r is not None else -1 for r in stream] for stream in refs],
+                     dtype=np.int64).reshape(width, n)
+    tokenize, lower = corpus.pipeline._tokenize, corpus.pipeline.lowercase
+    toks = [tokenize(t, lower) for t in index]
+    vocab = {t: k for k, t in enumerate(dict.fromkeys(chain.from_iterable(toks)))}
+    lengths = np.fromiter(map(len, toks), dtype=np.int64, count=len(toks))
+    ids = np.fromiter(map(vocab.__getitem__, chain.from_iterable(toks)), dtype=np.int64, count=int(lengths.sum()))
+    store = Store.from_flat(ids, lengths)
+    mat = r_ids.T                                      # document-major: pairs of document i, streams in order
+    pr = mat[present.T]
+    ph = np.repeat(np.array(h_ids, dtype=np.int64), n_refs)
+    return PairBatch(store, store, ph, pr, len(vocab)), ph, pr, n_refs
+
+
+def _check_empty(i: int, hyp: Doc, refs: Sequence[Doc]) -> None:
+    if not hyp.flat:
+        raise InputError(f"document {i + 1}: the hypothesis has no tokens (empty_document=error)")
+    for k, r in enumerate(refs):
+        if not r.flat:
+            raise InputError(f"document {i + 1}: reference {k + 1} has no tokens (empty_document=error)")
+
+
+def _batch_counts(batch: PairBatch, kind: str, arg: Any, docs: Sequence[Doc], ph: np.ndarray, pr: np.ndarray,
+                  weight: float, su: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(hits, ref_count, peer_count) arrays of one measure for every (hypothesis, reference) pair
+    (the same numbers as :func:`_counts`, computed for all pairs at once)."""
+    if kind == "n":
+        out = batch.ngrams(arg)
+    elif kind in ("S", "SU"):
+        out = batch.skip_bigrams(arg, su if kind == "SU" else None)
+    elif kind == "L":
+        out = batch.lcs()
+    elif kind == "Lsum":
+        out = batch.union_lcs()
+    else:
+        hits = batch.union_wlcs(weight)
+        ref_norm = np.array([wlcs_ref_sum(d.lcs_side, weight) ** weight for d in docs])
+        peer_norm = np.array([float(len(d.flat)) ** weight for d in docs])
+        out = (hits, ref_norm[pr], peer_norm[ph])
+    return tuple(np.asarray(x, dtype=np.float64) for x in out)  # type: ignore[return-value]
+
+
+def _counts(kind: str, arg: Any, hyp: Doc, ref: Doc, weight: float, su: str) -> tuple[float, float, float]:
+    """(hits, ref_count, peer_count) of one measure for one reference."""
+    if kind == "n":
+        h, r = hyp.grams(("n", arg)), ref.grams(("n", arg))
+        return clipped_hits(h, r), max(len(ref.flat) - arg + 1, 0), max(len(hyp.flat) - arg + 1, 0)
+    if kind in ("S", "SU"):
+        key = ("s", arg, su if kind == "SU" else None)
+        h, r = hyp.grams(key), ref.grams(key)
+        return clipped_hits(h, r), sum(r.values()), sum(h.values())
+    if kind == "L":
+        return lcs_counts(hyp.flat, ref.flat)
+    hyp_lcs, ref_lcs = hyp.lcs_side, ref.lcs_side
+    if kind == "Lsum":
+        hits = union_lcs_hits(hyp_lcs, ref_lcs, hyp.counts, ref.counts, ref.masks)
+        return hits, sum(len(s) for s in ref_lcs), len(hyp.flat)
+    hits, ref_norm, _ = wlcs_counts(hyp_lcs, ref_lcs, hyp.counts, ref.counts, weight)
+    return hits, ref_norm, float(len(hyp.flat)) ** weight   # P: the truncated hypothesis (as Lsum)
