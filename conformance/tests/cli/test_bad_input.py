@@ -404,3 +404,48 @@ def test_api_none_hypothesis(metric: str) -> None:
         assay.score(metric, [None], [["a"]])
     with pytest.raises(assay.InputError, match=r"^hypothesis 2 is an int, expected a string"):
         assay.sentence_scores(metric, ["a b", 7], [["a b", "c"]])
+
+
+# ----------------------------------------------------------------------------- other numeric options
+@pytest.mark.parametrize("command,option,value", [
+    (["compare", "-i", "hyp.txt", "-r", "ref1.txt", "-m", "bleu"], "--top", "-5"),
+    (["compare", "-i", "hyp.txt", "-r", "ref1.txt", "-m", "bleu", "--attribute", "sacrebleu", "nltk"],
+     "--max-players", "40"),
+    (["report", "-i", "hyp.txt", "-r", "ref1.txt", "-m", "bleu"], "--top", "-1"),
+    (["audit", "-i", "hyp.txt", "-r", "ref1.txt", "--claim", "BLEU 47.1"], "--max-matches", "-1"),
+    (["conform", ASSAY_IMPL, "--metric", "chrf"], "--scale", "nan"),
+    (["conform", ASSAY_IMPL, "--metric", "chrf"], "--timeout", "-1"),
+    (["conform", ASSAY_IMPL, "--metric", "chrf"], "--max-output", "0"),
+    (["conform", ASSAY_IMPL, "--metric", "chrf"], "--max-listed", "-1"),
+], ids=["compare-top", "max-players", "report-top", "max-matches", "scale", "timeout", "max-output", "max-listed"])
+def test_numeric_options_out_of_their_domain(work: Path, capsys: pytest.CaptureFixture[str], command: list[str],
+                                            option: str, value: str) -> None:
+    line = usage_error(command + [option, value], capsys)
+    assert f"argument {option}" in line and "must be" in line and value in line
+
+
+# ----------------------------------------------------------------------------- --encoding everywhere
+@pytest.mark.parametrize("command", [
+    ["significance", "bleu", "-i", "bom.txt", "-r", "ref1.txt", "--confidence", "-n", "10"],
+    ["compare", "-i", "bom.txt", "-r", "ref1.txt", "-m", "bleu", "-f", "json"],
+    ["audit", "-i", "bom.txt", "-r", "ref1.txt", "--claim", "BLEU 47.1", "--no-preprocessing", "-f", "json"],
+], ids=["significance", "compare", "audit"])
+def test_every_segment_reader_warns_and_takes_encoding(work: Path, capsys: pytest.CaptureFixture[str],
+                                                       command: list[str]) -> None:
+    (work / "bom.txt").write_bytes(b"\xef\xbb\xbf" + (work / "hyp.txt").read_bytes())
+    code, _, err = run(command, capsys)
+    assert code == 0 and err.splitlines() == [BOM_WARNING], err
+    code, stripped, err = run(command + ["--encoding", "utf-8-sig"], capsys)
+    assert code == 0 and err == ""
+    code, clean, _ = run([("hyp.txt" if a == "bom.txt" else a) for a in command], capsys)
+    assert stripped.replace("bom.txt", "hyp.txt") == clean
+
+
+def test_segment_text_shown_by_compare_is_escaped(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = (work / "hyp.txt").read_text(encoding="utf-8").splitlines()
+    lines = [EVIL + " " + line for line in lines]
+    (work / "evil.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(["compare", "-i", "evil.txt", "-r", "ref1.txt", "-m", "bleu", "--attribute", "sacrebleu",
+                          "nltk", "--top", "3"], capsys)
+    assert code == 0 and "\\x1b[31mred\\u202eevil" in out
+    assert not RAW_UNSAFE.search(out + err)

@@ -15,10 +15,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from assay.cli.common import add_encoding, input_file, read_aligned
+from assay.cli.common import COUNT, add_encoding, bounded, input_file, read_aligned
 from assay.core.coco_json import read_coco
 from assay.core.errors import AssayError, InputError, KnobError
 from assay.core.io import read_segments
+from assay.core.terminal import escape
 from assay.jobs.audit.claims import parse_claim
 from assay.jobs.audit.search import Auditor
 from assay.jobs.audit.signatures import parse_signature
@@ -50,7 +51,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--thorough", action="store_true",
                    help="the full product: every preprocessing with every reference subset, every profile on "
                         "each single reference, Moses -a (@-@) splitting too (slower)")
-    p.add_argument("--max-matches", type=int, default=20, help="matching configurations listed per claim")
+    p.add_argument("--max-matches", type=bounded(COUNT), default=20, help="matching configurations listed per claim")
     p.add_argument("-f", "--format", choices=FORMATS, default="text")
     add_encoding(p)
     p.set_defaults(handler=run)
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             raise KnobError("--table takes its files and claims from the table: no -i/-r/--claim with it")
         input_file("--table", args.table)
         reports = run_table(args.table, args)
-        print(render(reports, args.format, args.max_matches, single=False))
+        print(shown(render(reports, args.format, args.max_matches, single=False), args.format))
         return 0
     if not args.input or not args.refs:
         raise KnobError("audit needs -i HYP and -r REF [REF ...] (or --table claims.tsv)")
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     args.captions = args.captions or captions
     reports = audit_claims(hyps, streams, [(c, next((s for s in sigs if s.metric == c.metric), None)) for c in claims],
                            args, system=args.input)
-    print(render(reports, args.format, args.max_matches, single=True))
+    print(shown(render(reports, args.format, args.max_matches, single=True), args.format))
     return 0
 
 
@@ -112,6 +113,12 @@ def audit_claims(hyps: list[str], streams: list[list[str]], items: list[tuple[An
         out.append(audit_claim(auditors[claim.metric], claim, sig, system=system,
                                row=None if rows is None else rows[k], n_signatures=args.max_matches))
     return out
+
+
+def shown(text: str, fmt: str) -> str:
+    """Output for stdout: control characters and bidirectional overrides from the input escaped
+    (JSON already escapes control characters, and its strings must stay JSON)."""
+    return text if fmt == "json" else escape(text, keep="\n\t")
 
 
 def render(reports: list[Any], fmt: str, max_matches: int, single: bool) -> str:

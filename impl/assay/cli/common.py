@@ -12,9 +12,9 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from assay.core.domains import integer
+from assay.core.domains import Number, integer
 from assay.core.errors import InputError, KnobError
 from assay.core.io import ENCODINGS, SegmentFile, check_aligned, read_segments, read_utf8
 from assay.core.terminal import escape
@@ -35,17 +35,28 @@ def parse_knob_settings(items: Sequence[str]) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- options
-def width_value(text: str) -> int:
-    """argparse ``type`` of ``-w/--width``: an integer in :data:`WIDTH` (else a usage error, exit 2)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be {WIDTH.describe()}, got {text!r}") from None
-    try:
-        WIDTH.check(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{exc}, got {value}") from None
-    return value
+def bounded(domain: Number) -> Callable[[str], Any]:
+    """An argparse ``type`` for a numeric option: the text parsed (an integer when ``domain`` is one)
+    and checked against ``domain``; a bad value is argparse's usage error (exit 2) naming the domain."""
+    def parse(text: str) -> Any:
+        try:
+            value: Any = int(text) if domain.integer else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {domain.describe()}, got {text!r}") from None
+        try:
+            domain.check(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"{exc}, got {text}") from None
+        return value
+    parse.__name__ = "integer" if domain.integer else "number"    # argparse names the type in messages
+    return parse
+
+
+width_value = bounded(WIDTH)
+"""argparse ``type`` of ``-w/--width``: an integer in :data:`WIDTH` (else a usage error, exit 2)."""
+
+COUNT = integer(0)
+"""How many items a listing shows (``--top``, ``--max-matches``, ``--max-listed``): any size only lists all."""
 
 
 def add_width(parser: Any, help: str) -> None:

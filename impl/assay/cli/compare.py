@@ -12,11 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assay.cli.common import add_encoding, input_file, output_dir, read_aligned
+from assay.cli.common import COUNT, add_encoding, bounded, input_file, output_dir, read_aligned
+from assay.core.domains import integer
 from assay.core.errors import KnobError
 from assay.core.terminal import escape
 from assay.jobs import compare as cmp_mod
 from assay.jobs.report.build import waterfall
+
+MAX_PLAYERS = integer(1, 16, reason="exact Shapley values score 2^n coalitions: 65,536 at 16")
 
 
 def add_parser(sub: Any) -> None:
@@ -31,8 +34,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--attribute", nargs=2, metavar=("A", "B"),
                    help="attribute B - A to knobs for every compared metric that has both profiles "
                         "(NAME or METRIC/NAME)")
-    p.add_argument("--top", type=int, default=10, help="segments shown in the per-segment view (default 10)")
-    p.add_argument("--max-players", type=int, default=8, help="exact Shapley up to this many players (default 8)")
+    p.add_argument("--top", type=bounded(COUNT), default=10,
+                   help="segments shown in the per-segment view (default 10)")
+    p.add_argument("--max-players", type=bounded(MAX_PLAYERS), default=8,
+                   help="exact Shapley up to this many players (default 8; 1 to 16)")
     p.add_argument("--plot", metavar="DIR", help="with --attribute: write a waterfall PNG per attribution to DIR")
     p.add_argument("-f", "--format", choices=("text", "markdown", "json"), default="text")
     add_encoding(p)
@@ -87,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         out += "\n" + cmp_mod.render_attribution(p, markdown=markdown)
     for line in unavailable:
         out += f"\nno attribution for {line}\n"
-    sys.stdout.write(out)
+    sys.stdout.write(escape(out, keep="\n\t"))   # segment text is the user's: no raw escapes on a terminal
     return 0
 
 

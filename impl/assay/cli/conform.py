@@ -12,11 +12,15 @@ import argparse
 import sys
 from typing import Any
 
-from assay.cli.common import output_file, parse_knob_settings, text_file
+from assay.cli.common import COUNT, bounded, output_file, parse_knob_settings, text_file
+from assay.core.domains import integer, real
 from assay.core.errors import InputError
 from assay.core.terminal import escape
 from assay.jobs.conform import connect, identify, reports, runner, suite
 from assay.jobs.conform.shapes import SHAPES
+
+TIMEOUT = real(0, 86_400, low_open=True, reason="a case unanswered after a day is a hang")
+MAX_OUTPUT = integer(1, 10 ** 9, reason="a reply of more than a gigabyte is no score")
 
 
 def add_parser(sub: Any) -> None:
@@ -40,17 +44,18 @@ def add_parser(sub: Any) -> None:
                    help="known failures, one id or glob per line; a listed case that passes is a failure")
     p.add_argument("--identify", action="store_true",
                    help="first name the closest profile and the knobs the implementation departs on")
-    p.add_argument("--scale", type=float, default=None,
+    p.add_argument("--scale", type=bounded(real(0, low_open=True)), default=None,
                    help="multiply the implementation's scores by this before comparing (e.g. 100 for a 0-1 "
                         "implementation of a 0-100 tool; --identify detects it)")
     p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     p.add_argument("--jsonl", metavar="FILE", help="also write the JSON-lines report")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text",
                    help="stdout: text summary with diffs, or the JSON-lines report")
-    p.add_argument("--timeout", type=float, default=30.0, help="cmd: seconds per case (default 30)")
-    p.add_argument("--max-output", type=int, default=16 * 1024 * 1024, help="cmd: bytes per reply (default 16 MiB)")
+    p.add_argument("--timeout", type=bounded(TIMEOUT), default=30.0, help="cmd: seconds per case (default 30)")
+    p.add_argument("--max-output", type=bounded(MAX_OUTPUT), default=16 * 1024 * 1024,
+                   help="cmd: bytes per reply (default 16 MiB; at most 10^9)")
     p.add_argument("--no-validate", action="store_true", help="cmd: do not validate replies against the schema")
-    p.add_argument("--max-listed", type=int, default=50, help="failing cases shown in the text report")
+    p.add_argument("--max-listed", type=bounded(COUNT), default=50, help="failing cases shown in the text report")
     p.add_argument("--verbose", "-v", action="store_true", help="list every case, not only failures")
     p.set_defaults(handler=run)
 

@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+from assay.cli.common import bounded, parse_knob_settings, text_file
+from assay.cli.conform import TIMEOUT
+from assay.core.domains import real
 from assay.core.errors import AssayError
 from assay.jobs.conform import connect, suite
 from assay.jobs.conform.judge import ERRORED, FAILED, PASSED, SKIPPED, judge
@@ -31,8 +34,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--assay-run", action="append", default=[], help="only case ids matching this glob")
     group.addoption("--assay-skip", action="append", default=[], help="skip case ids matching this glob")
     group.addoption("--assay-expect-fail", help="known-failure file (strict: a listed case must fail)")
-    group.addoption("--assay-scale", type=float, default=1.0, help="multiply the implementation's scores first")
-    group.addoption("--assay-timeout", type=float, default=30.0, help="cmd: seconds per case")
+    group.addoption("--assay-scale", type=bounded(real(0, low_open=True)), default=1.0,
+                    help="multiply the implementation's scores first")
+    group.addoption("--assay-timeout", type=bounded(TIMEOUT), default=30.0, help="cmd: seconds per case")
 
 
 class _State:
@@ -46,12 +50,15 @@ class _State:
             if len(declared) != 1:
                 raise pytest.UsageError("--assay-metric is needed")
             metric = declared[0]
-        knobs = dict(p.split("=", 1) for p in opt("assay_set"))
+        knobs = parse_knob_settings(opt("assay_set"))
         profiles = list(opt("assay_profile")) or ([self.info["profile"]] if self.info.get("profile") else None)
         self.selection = suite.Selection(metric.lower(), profiles, knobs or None, opt("assay_run"), (),
                                          with_knobs=bool(self.info.get("knobs")) and not knobs)
         self.skip = list(opt("assay_skip"))
-        self.expect_fail = suite.read_expect_fail(opt("assay_expect_fail")) if opt("assay_expect_fail") else []
+        known = opt("assay_expect_fail")
+        if known:
+            text_file("--assay-expect-fail", known)   # exists, readable, UTF-8 (else a usage error)
+        self.expect_fail = suite.read_expect_fail(known) if known else []
         self.factor = opt("assay_scale")
         self.cases = suite.select(self.selection)
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assay.cli.common import add_encoding, input_dir, input_file, output_dir, output_file, read_aligned, read_file
+from assay.cli.common import COUNT, add_encoding, bounded, input_dir, input_file, output_dir, output_file, read_aligned, read_file
 from assay.core.errors import AssayError, KnobError
 from assay.core.io import check_aligned
 from assay.core.terminal import escape
@@ -40,7 +40,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--title", help="page title")
     p.add_argument("--no-text", action="store_true",
                    help="keep segment text out of the report (numbers and segment numbers only)")
-    p.add_argument("--top", type=int, default=10, help="top divergent segments per metric (default 10)")
+    p.add_argument("--top", type=bounded(COUNT), default=10, help="top divergent segments per metric (default 10)")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None,
                      help="progress bar on stderr (default: when stderr is a terminal)")

@@ -2,13 +2,8 @@
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
-
 from assay.core.errors import KnobError
-from assay.core.family import METRIC_NAMES
-
-if TYPE_CHECKING:
-    from assay.core.family import MetricFamily
+from assay.core.family import METRIC_NAMES, MetricFamily
 
 _FAMILIES: dict[str, str] = {
     "rouge": "rouge:FAMILY",

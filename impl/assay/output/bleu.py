@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.core.knobs import Config
-from assay.output.signature import bleu_signature
+from assay.output.signature import bleu_signature, plain_value, sacrebleu_json
 from assay.profiles.registry import get_profile
 
 
@@ -50,9 +50,7 @@ def format_text(value: float, components: dict[str, Any], config: Config, profil
     if shape == "mteval":
         w = 4 if width is None else width
         return f"BLEU score = {value:.{w}f}"
-    if width is None:
-        return repr(float(value))
-    return f"{value:.{width}f}"
+    return plain_value(value, width)
 
 
 def _raw_precisions(components: dict[str, Any]) -> list[float]:
@@ -65,10 +63,4 @@ def tool_json(value: float, components: dict[str, Any], config: Config, profile:
     """sacrebleu 2.x CLI JSON: the score rounded to the width (its behaviour), verbose part, signature fields."""
     if not profile or get_profile("bleu", profile).signature_grammar != "sacrebleu2" or signature.startswith("assay:"):
         return None
-    w = 1 if width is None else width
-    out: dict[str, Any] = {"name": "BLEU", "score": float(f"{value:.{w}f}"), "signature": signature,
-                           "verbose_score": _verbose(components)}
-    for part in signature.split("|"):
-        key, _, val = part.partition(":")
-        out[key] = val
-    return out
+    return sacrebleu_json("BLEU", value, signature, width, _verbose(components))

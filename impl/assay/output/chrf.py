@@ -15,7 +15,7 @@ from typing import Any
 
 from assay.core.knobs import Config
 from assay.metrics.chrf.score import metric_name
-from assay.output.signature import assay_signature
+from assay.output.signature import assay_signature, plain_value, sacrebleu_json
 from assay.profiles.registry import get_profile
 
 #: knobs sacrebleu 2.x itself exposes (its signature names them); others must keep the profile's value
@@ -70,9 +70,7 @@ def format_text(value: float, components: dict[str, Any], config: Config, profil
         if grammar == "sacrebleu1":
             return f"{signature} = {value:.{w}f}"
         return f"{name}|{signature} = {value:.{w}f}"
-    if width is None:
-        return repr(float(value))
-    return f"{value:.{width}f}"
+    return plain_value(value, width)
 
 
 def tool_json(value: float, components: dict[str, Any], config: Config, profile: str | None,
@@ -80,9 +78,4 @@ def tool_json(value: float, components: dict[str, Any], config: Config, profile:
     """sacrebleu 2.x CLI JSON: name, score rounded to the width, signature and its fields."""
     if _grammar(profile) != "sacrebleu2" or signature.startswith("assay:"):
         return None
-    w = 1 if width is None else width
-    out: dict[str, Any] = {"name": metric_name(config), "score": float(f"{value:.{w}f}"), "signature": signature}
-    for part in signature.split("|"):
-        key, _, val = part.partition(":")
-        out[key] = val
-    return out
+    return sacrebleu_json(metric_name(config), value, signature, width)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.core.knobs import Config
-from assay.output.signature import assay_signature
+from assay.output.signature import assay_signature, plain_value
 
 
 def signature(config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
@@ -20,7 +20,7 @@ def signature(config: Config, profile: str | None, nrefs: str, tool_version: str
 def format_text(value: float, components: dict[str, Any], config: Config, profile: str | None,
                 signature: str, width: int | None) -> str:
     """``CIDEr-D = 0.8712…`` (full precision unless ``width`` decimals are asked for)."""
-    text = repr(float(value)) if width is None else f"{value:.{width}f}"
+    text = plain_value(value, width)
     name = "CIDEr-D" if config.clipping else "CIDEr"
     note = "" if config.idf_corpus is None else f" (idf from {config.idf_corpus}: not the toolkit's behaviour)"
     return f"{name} = {text}{note}"

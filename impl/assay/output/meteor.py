@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.core.knobs import Config
-from assay.output.signature import assay_signature
+from assay.output.signature import assay_signature, plain_value
 
 
 def signature(config: Config, profile: str | None, nrefs: str, tool_version: str | None) -> str:
@@ -16,7 +16,7 @@ def signature(config: Config, profile: str | None, nrefs: str, tool_version: str
 def format_text(value: float, components: dict[str, Any], config: Config, profile: str | None,
                 signature: str, width: int | None) -> str:
     """``METEOR = 0.6944…`` (full precision unless ``width`` decimals are asked for)."""
-    text = repr(float(value)) if width is None else f"{value:.{width}f}"
+    text = plain_value(value, width)
     return f"METEOR = {text}"
 
 

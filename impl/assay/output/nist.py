@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.core.knobs import Config
-from assay.output.signature import assay_signature
+from assay.output.signature import assay_signature, plain_value
 from assay.profiles.registry import get_profile
 
 
@@ -23,9 +23,7 @@ def format_text(value: float, components: dict[str, Any], config: Config, profil
     if profile and get_profile("nist", profile).text_format == "mteval":
         w = 4 if width is None else width
         return f"NIST score = {value:2.{w}f}"
-    if width is None:
-        return repr(float(value))
-    return f"{value:.{width}f}"
+    return plain_value(value, width)
 
 
 def tool_json(value: float, components: dict[str, Any], config: Config, profile: str | None,

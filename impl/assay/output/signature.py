@@ -84,3 +84,23 @@ def _show(value: Any) -> str:
     if isinstance(value, tuple):
         return "(" + ",".join(_show(v) for v in value) + ")"
     return str(value)
+
+
+def plain_value(value: float, width: int | None) -> str:
+    """A score as a tool's Python API returns it: ``repr`` of the float, or ``width`` decimals if asked."""
+    return repr(float(value)) if width is None else f"{value:.{width}f}"
+
+
+def sacrebleu_json(name: str, value: float, signature: str, width: int | None,
+                   verbose: str | None = None) -> dict[str, Any]:
+    """sacrebleu 2.x's CLI JSON: ``name``, the score rounded to the printed width (default 1, as
+    sacrebleu does), the signature, the verbose part where the metric has one, then each signature
+    field as its own key."""
+    w = 1 if width is None else width
+    out: dict[str, Any] = {"name": name, "score": float(f"{value:.{w}f}"), "signature": signature}
+    if verbose is not None:
+        out["verbose_score"] = verbose
+    for part in signature.split("|"):
+        key, _, val = part.partition(":")
+        out[key] = val
+    return out

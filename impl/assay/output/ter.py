@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.core.knobs import Config
-from assay.output.signature import assay_signature
+from assay.output.signature import assay_signature, sacrebleu_json
 from assay.profiles.registry import get_profile
 
 #: knobs sacrebleu exposes (the tercom tokenizer's options); any other knob must keep the profile's value
@@ -81,9 +81,4 @@ def tool_json(value: float, components: dict[str, Any], config: Config, profile:
     """sacrebleu 2.x CLI JSON: score rounded to the width, signature and its fields (no verbose part)."""
     if _grammar(profile) != "sacrebleu2" or signature.startswith("assay:"):
         return None
-    w = 1 if width is None else width
-    out: dict[str, Any] = {"name": "TER", "score": float(f"{value:.{w}f}"), "signature": signature}
-    for part in signature.split("|"):
-        key, _, val = part.partition(":")
-        out[key] = val
-    return out
+    return sacrebleu_json("TER", value, signature, width)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+import numpy as np
 import regex
 
 from assay.tokenizers.base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
@@ -70,8 +71,6 @@ class _Classes:
     _built: "_Classes | None" = None
 
     def __init__(self) -> None:
-        import numpy as np
-
         every = np.arange(0x110000, dtype="<u4").tobytes().decode("utf-32-le", "surrogatepass")
 
         def spans(prop: str) -> list[tuple[int, int]]:

@@ -33,8 +33,8 @@ class TokenizerJaMecab(Tokenizer):
     def _get_tagger(self) -> Any:
         if self._tagger is None:
             try:
-                import ipadic
-                import MeCab
+                import ipadic  # local: optional dependency (the ja extra)
+                import MeCab  # local: optional dependency (the ja extra)
             except ImportError as exc:
                 raise MissingDependencyError(
                     f"the 'ja-mecab' tokenizer needs MeCab with the IPA dictionary "

@@ -26,16 +26,16 @@ COMPOUND_TOKEN = "##AT##-##AT##"
 @lru_cache(maxsize=None)
 def _tokenizer(lang: str) -> Any:
     try:
-        from sacremoses import MosesTokenizer
+        from sacremoses import MosesTokenizer  # local: optional dependency (the moses extra)
     except ImportError:
         raise MissingDependencyError(
-            "Moses tokenisation needs sacremoses (pip install 'assay[moses]', i.e. sacremoses==0.2.0)") from None
+            "Moses tokenisation needs sacremoses (pip install 'assay-metrics[moses]', i.e. sacremoses==0.2.0)") from None
     return MosesTokenizer(lang=lang)
 
 
 def moses_available() -> bool:
     try:
-        import sacremoses  # noqa: F401
+        import sacremoses  # noqa: F401  # local: optional dependency (the moses extra)
     except ImportError:
         return False
     return True

@@ -102,7 +102,7 @@ class Auditor:
             return sp.RAW_PREP
         if moses.moses_available():
             return sp.RAW_PREP + (sp.ALL_TOKENISED_PREPS if self.thorough else sp.TOKENISED_PREPS)
-        self.notes.append("Moses tokenisation skipped: sacremoses is not installed (pip install 'assay[moses]'); "
+        self.notes.append("Moses tokenisation skipped: sacremoses is not installed (pip install 'assay-metrics[moses]'); "
                           "only the ##AT##-##AT## compound split of the given text is tried")
         return sp.RAW_PREP + ("compound",)
 
