@@ -449,3 +449,12 @@ def test_segment_text_shown_by_compare_is_escaped(work: Path, capsys: pytest.Cap
                           "nltk", "--top", "3"], capsys)
     assert code == 0 and "\\x1b[31mred\\u202eevil" in out
     assert not RAW_UNSAFE.search(out + err)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".txt"])
+def test_binary_idf_corpus_names_file_and_byte(work: Path, suffix: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A binary ``idf_corpus`` file (was a UnicodeDecodeError traceback) names the file and the byte."""
+    path = work / f"idf{suffix}"
+    path.write_bytes(b"\xc2\x00\xff binary")
+    line = one_error(["score", "cider", "-i", "hyp.txt", "-r", "ref1.txt", "--set", f"idf_corpus={path}"], capsys)
+    assert path.name in line and "invalid UTF-8" in line and "byte" in line

@@ -10,7 +10,6 @@ line (every line, blank ones too; references separated by `` ||| ``), or a name 
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -19,8 +18,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from assay.core.coco_json import parse_annotations
+from assay.core.coco_json import parse_annotations, parse_json_text
 from assay.core.errors import InputError, KnobError
+from assay.core.io import read_utf8
 from assay.metrics.cider.tokens import caption_tokens
 from assay.text.ngrams import NgramIndex, encode
 
@@ -159,12 +159,9 @@ def _load_idf_cached(key: tuple[Any, ...]) -> DocumentFrequencies:
     path = Path(key[0])
     config = {"tokenize": key[3], "lowercase": key[4], "lowercase_mode": key[5]}
     max_order = key[6]
-    text = path.read_text(encoding="utf-8")
+    text = read_utf8(path)
     if path.suffix.lower() == ".json":
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        doc = parse_json_text(text, str(path))
         if isinstance(doc, dict) and "df" in doc:
             return _df_table_from_json(doc, path)
         groups = parse_annotations(doc, str(path), allow_empty=True)
