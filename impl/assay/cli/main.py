@@ -23,8 +23,9 @@ import signal
 import sys
 from typing import NoReturn, Sequence
 
+from importlib import import_module
+
 from assay._version import __version__
-from assay.cli import audit, compare, conform, profiles, report, score, significance
 from assay.core.errors import EXIT_INTERRUPTED, AssayError
 from assay.core.terminal import escape
 
@@ -37,21 +38,46 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {escape(message)}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: every command, in the order ``assay --help`` lists them: (names it adds, its module). A module's
+#: ``add_parser(sub)`` (``add_parsers`` for several names) adds its sub-parser(s).
+COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("score",), "assay.cli.score"),
+    (("significance",), "assay.cli.significance"),
+    (("compare",), "assay.cli.compare"),
+    (("report",), "assay.cli.report"),
+    (("audit",), "assay.cli.audit"),
+    (("conform",), "assay.cli.conform"),
+    (("profiles", "knobs"), "assay.cli.profiles"),
+)
+
+
+def _selected(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names (its first word that is not an option), if it is one of ours."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first if any(first in names for names, _ in COMMANDS) else None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; given ``argv``, only the named command's module is imported (its jobs, numpy
+    and the rest load only when used: ``assay score`` starts as fast as the score path needs).
+    Without a command (``assay --help``, a typo), every command's parser is built."""
     parser = Parser(prog="assay", description="Reference-conformant text-generation metrics.")
     parser.add_argument("--version", action="version", version=f"assay {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    score.add_parser(sub)
-    significance.add_parser(sub)
-    for command in (compare, report, audit, conform):
-        command.add_parser(sub)
-    profiles.add_parsers(sub)
+    chosen = _selected(argv) if argv is not None else None
+    for names, module_name in COMMANDS:
+        if chosen is not None and chosen not in names:
+            for name in names:   # a placeholder keeps the command listed and its usage valid
+                sub.add_parser(name, add_help=False)
+            continue
+        module = import_module(module_name)
+        (module.add_parsers if len(names) > 1 else module.add_parser)(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(sys.argv[1:] if argv is None else argv).parse_args(argv)
         return args.handler(args)
     except AssayError as exc:
         print(f"assay: error: {escape(exc)}", file=sys.stderr)
