@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from assay.cli.common import add_encoding, add_width, input_file, parse_knob_settings, read_file
-from assay.core.errors import InputError
+from assay.core.errors import InputError, KnobError
 from assay.core.io import check_aligned
 from assay.jobs import significance as sig
 from assay.jobs.significance_text import confidence_lines
@@ -39,6 +39,42 @@ def add_parser(sub: Any) -> None:
     sg.set_defaults(handler=run)
 
 
+#: the largest resampling run accepted (bytes); see :func:`check_resample_memory`
+MAX_RESAMPLE_BYTES = 2 * 1024 ** 3
+#: bytes per resampled cell: int64 indices, float64 counts and sums
+CELL_BYTES = 8
+#: statistics columns assumed for a family that does not declare its columns up front (TER's two,
+#: the fewest of any family), so the bound never over-refuses
+MIN_COLUMNS = 2
+
+
+def statistics_columns(metric: str, profile: str | None, knobs: dict[str, Any]) -> int:
+    """The widest statistics row among the metrics of a significance run, as their families declare
+    it for the configuration (the knobs are validated on the way: a bad one is a KnobError)."""
+    widest = MIN_COLUMNS
+    for setup in sig.prepare_metrics(metric, profile, **knobs):
+        columns = getattr(setup.family, "columns", None)
+        if callable(columns):
+            widest = max(widest, len(columns(setup.config)))
+    return widest
+
+
+def check_resample_memory(n_samples: int, n_segments: int, columns: int) -> None:
+    """Refuse a run whose resampling would hold more than :data:`MAX_RESAMPLE_BYTES`.
+
+    Memory of a resampling run grows as samples x segments x columns x 8 bytes (the per-resample
+    draws over the segments, and the statistics gathered per draw); a bound of 2 GB keeps every
+    run inside an ordinary machine's memory and still allows sacrebleu's defaults (1,000
+    resamples, 10,000 AR trials) on corpora of thousands of segments.
+    """
+    need = n_samples * max(n_segments, 1) * columns * CELL_BYTES
+    if need > MAX_RESAMPLE_BYTES:
+        most = MAX_RESAMPLE_BYTES // (max(n_segments, 1) * columns * CELL_BYTES)
+        raise KnobError(f"-n {n_samples}: {n_samples} samples x {n_segments} segments x {columns} statistics "
+                        f"columns x {CELL_BYTES} bytes = {need / 1024 ** 3:.1f} GB, over the "
+                        f"{MAX_RESAMPLE_BYTES // 1024 ** 3} GB bound; use -n {most} or fewer")
+
+
 def run(args: argparse.Namespace) -> int:
     for option, paths in (("-i", args.input), ("-r", args.refs)):
         for path in paths:
@@ -50,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
     for f in files:
         check_aligned(f, refs)
     streams = [r.lines for r in refs]
+    if args.n_samples is not None:
+        check_resample_memory(args.n_samples, len(files[0].lines),
+                              statistics_columns(args.metric, args.profile, knobs))
     if args.confidence:
         if len(files) != 1:
             raise InputError("--confidence takes one system (-i FILE); compare several with --paired-bs "
