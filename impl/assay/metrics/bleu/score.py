@@ -44,6 +44,7 @@ The tools differ only in knobs (shared/research/bleu_nist.md):
 """
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import dataclass
@@ -82,11 +83,12 @@ def score_rows(sums: np.ndarray, config: Config, last: np.ndarray | None = None,
     :class:`ToolBehaviourError`, the first failing row's (as scoring the rows one by one would).
     """
     sums = np.asarray(sums)
-    if config.epsilon == "coco":
+    plan = _plan(config)
+    if plan.coco:
         return _coco(sums.astype(np.float64), config)
-    if sums.dtype == np.float32 and config.resample_arithmetic == "float32":
+    if plan.float32 and sums.dtype == np.float32:
         return _float32(sums, config)
-    return _float64(sums.astype(np.float64), config, last, columns)
+    return _float64(sums.astype(np.float64), plan, config, last, columns)
 
 
 def smooth_value(config: Config) -> float:
@@ -101,50 +103,138 @@ def reads_last_segment(config: Config) -> bool:
     return config.epsilon != "coco" and config.smooth_method in ("nltk-method5", "nltk-method6", "nltk-method7")
 
 
+# ----------------------------------------------------------------------------- per-configuration constants
+@dataclass(frozen=True)
+class _Plan:
+    """The score-stage knobs of one configuration, read once, and the arrays they fix."""
+
+    coco: bool                      # epsilon=coco
+    float32: bool                   # resample_arithmetic=float32
+    n: int
+    method: str
+    k_value: float
+    scale: float
+    tuples: list[tuple[float, ...]] | None
+    several: bool
+    drop: bool                      # NLTK 3.5 auto_reweigh_orders=drop with weights (0.25,)*4
+    missing_order: str
+    effective_order: bool
+    no_match_zero: bool
+    zero_mode: bool
+    weight_lists: str
+    auto_reweigh: bool
+    add_k_first: int | None         # add-k: the first order k is added to (None: no add-k)
+    order: np.ndarray               # (1, N): 0 .. N-1
+    fixed: tuple[tuple[np.ndarray, Any, bool], ...] | None
+    """Weights that no row changes: per weight tuple, the (1, N) weights, the terms a zero precision
+    adds (:func:`_zero_terms`) and whether they are (0.25,)*4 (auto_reweigh); None when they depend
+    on the row's effective order."""
+
+
+_PLAN_KNOBS = ("epsilon", "resample_arithmetic", "max_ngram_order", "smooth_method", "smooth_value", "scale",
+               "weights", "auto_reweigh", "auto_reweigh_orders", "missing_order", "no_match", "weight_lists",
+               "add_k_unigrams", "effective_order", "zero_precision")
+_PLANS_BY_ID: dict[int, tuple[Config, _Plan]] = {}
+_PLANS_BY_ID_MAX = 256
+
+
+def _plan(config: Config) -> _Plan:
+    """The cached :class:`_Plan` of ``config`` (by identity, then by its score-stage knob values)."""
+    hit = _PLANS_BY_ID.get(id(config))
+    if hit is not None and hit[0] is config:
+        return hit[1]
+    values = tuple(config[k] for k in _PLAN_KNOBS)
+    try:
+        plan = _plan_of(values, tuple(map(type, values)))   # types too: 1 == 1.0 == True
+    except TypeError:              # an unhashable knob value: build it uncached
+        plan = _build_plan(values)
+    if len(_PLANS_BY_ID) >= _PLANS_BY_ID_MAX:
+        _PLANS_BY_ID.clear()
+    _PLANS_BY_ID[id(config)] = (config, plan)   # holding config keeps its id unique
+    return plan
+
+
+@functools.lru_cache(maxsize=4096)
+def _plan_of(values: tuple[Any, ...], types: tuple[type, ...]) -> _Plan:
+    return _build_plan(values)
+
+
+def _build_plan(values: tuple[Any, ...]) -> _Plan:
+    knobs = dict(zip(_PLAN_KNOBS, values))
+    n = knobs["max_ngram_order"]
+    method = knobs["smooth_method"]
+    k_value = knobs["smooth_value"] if knobs["smooth_value"] is not None else DEFAULT_SMOOTH_VALUE.get(method, 0.0)
+    tuples = weight_tuples(knobs["weights"])
+    drop = bool(knobs["auto_reweigh"] and knobs["auto_reweigh_orders"] == "drop" and tuples is not None
+                and len(tuples) == 1 and tuples[0] == QUARTERS)
+    zero_mode = knobs["zero_precision"] == "zero"
+    order = np.arange(n)[None, :]
+    fixed: list[tuple[np.ndarray, bool]] | None = None
+    if tuples is None and knobs["weights"] == "halving":
+        fixed = [(np.broadcast_to(0.5 ** (np.arange(n) + 1.0), (1, n)), False)]
+    elif tuples is None and not knobs["effective_order"] and not drop:
+        eff = np.full(1, n, dtype=np.int64)           # every row's effective order is N
+        fixed = [(np.where(order < eff[:, None], 1.0 / np.maximum(eff, 1)[:, None], 0.0), n == 4)]
+    elif tuples is not None:
+        fixed = []
+        for weights in tuples:
+            row = np.zeros((1, n))
+            row[:, :len(weights)] = weights
+            fixed.append((row, weights == QUARTERS))
+    return _Plan(coco=knobs["epsilon"] == "coco", float32=knobs["resample_arithmetic"] == "float32",
+                 n=n, method=method, k_value=k_value, scale=float(knobs["scale"]), tuples=tuples,
+                 several=tuples is not None and len(tuples) > 1, drop=drop,
+                 missing_order=knobs["missing_order"], effective_order=bool(knobs["effective_order"]),
+                 no_match_zero=knobs["no_match"] == "zero", zero_mode=zero_mode,
+                 weight_lists=knobs["weight_lists"], auto_reweigh=bool(knobs["auto_reweigh"]),
+                 add_k_first=(0 if knobs["add_k_unigrams"] else 1) if method == "add-k" else None,
+                 order=order,
+                 fixed=None if fixed is None else tuple((w, _zero_terms(w, zero_mode), q) for w, q in fixed))
+
+
 # ----------------------------------------------------------------------------- float64 (every tool)
-def _float64(sums: np.ndarray, config: Config, last: np.ndarray | None, columns: Sequence[str]) -> Scored:
-    n = config.max_ngram_order
+def _float64(sums: np.ndarray, plan: _Plan, config: Config, last: np.ndarray | None,
+             columns: Sequence[str]) -> Scored:
+    n = plan.n
     m = sums.shape[0]
     sys_len, ref_len = sums[:, 0], sums[:, 1]
     raw_correct, raw_total = sums[:, 2:2 + n], sums[:, 2 + n:2 + 2 * n]
-    method = config.smooth_method
-    k_value = smooth_value(config)
-    scale = float(config.scale)
-    tuples = weight_tuples(config.weights)
-    several = tuples is not None and len(tuples) > 1
+    method = plan.method
+    several = plan.several
 
     # NLTK 3.5's auto_reweigh computes (and smooths) only hyp_len orders of a corpus shorter than 4
-    drop = bool(config.auto_reweigh and config.auto_reweigh_orders == "drop" and tuples is not None
-                and len(tuples) == 1 and tuples[0] == QUARTERS)
-    short = (sys_len < 4) if drop else np.zeros(m, dtype=bool)
-    orders = np.where(short, sys_len, n).astype(np.int64)
+    if plan.drop:
+        short = sys_len < 4
+        orders = np.where(short, sys_len, n).astype(np.int64)
+    else:
+        orders = np.full(m, n, dtype=np.int64)
 
     errors: list[tuple[np.ndarray, Callable[[int], ToolBehaviourError]]] = []
-    if drop:
+    if plan.drop:
         errors.append((short & (sys_len == 0), lambda i: ToolBehaviourError(
             "NLTK 3.5 auto_reweigh divides 1 by hyp_len = 0", "ZeroDivisionError")))
-    if config.missing_order == "error":
+    if plan.missing_order == "error":
         errors.append((sys_len < orders, lambda i: _d2l_short(float(sys_len[i]))))
     # nothing matches: sacrebleu 2 (#141) and NLTK return 0 before any smoothing (raw counts shown);
     # an empty hypothesis returns early in every tool (sacrebleu 1.x too, before add-k)
-    early = (sys_len == 0) | ((raw_correct[:, 0] == 0) & (config.no_match == "zero"))
-    if several and config.weight_lists == "error":
+    early = (sys_len == 0) | (raw_correct[:, 0] == 0) if plan.no_match_zero else sys_len == 0
+    if several and plan.weight_lists == "error":
         errors.append((~early, lambda i: ToolBehaviourError(
             "NLTK 3.5 takes one weight tuple; several raise TypeError", "TypeError")))
 
-    correct, total = raw_correct.copy(), raw_total.copy()
-    if method == "add-k":   # changes the reported counts too (sacrebleu shows counts/totals with +k)
-        first = 0 if config.add_k_unigrams else 1
-        correct[:, first:] += k_value
-        total[:, first:] += k_value
+    correct, total = raw_correct, raw_total
+    if plan.add_k_first is not None:   # changes the reported counts too (sacrebleu shows counts/totals with +k)
+        correct, total = raw_correct.copy(), raw_total.copy()
+        correct[:, plan.add_k_first:] += plan.k_value
+        total[:, plan.add_k_first:] += plan.k_value
 
-    prec, eff, no_ngrams = _precisions(correct, total, orders, config, k_value)
-    if config.missing_order == "error":
+    prec, eff, no_ngrams = _precisions(correct, total, orders if plan.drop else None, orders, plan)
+    if plan.missing_order == "error":
         errors.append(((no_ngrams > 0) & ~early, lambda i: ToolBehaviourError(
             f"the hypothesis has no {int(no_ngrams[i])}-grams: d2l's bleu divides by len(pred) - n + 1 = 0",
             "ZeroDivisionError")))
 
-    failing = _first_failure(errors, m)
+    failing = _first_failure(errors, m) if errors else None
     if method.startswith("nltk-method"):
         for i in np.flatnonzero(~early).tolist():
             if failing is not None and i >= failing[0]:
@@ -156,12 +246,11 @@ def _float64(sums: np.ndarray, config: Config, last: np.ndarray | None, columns:
         raise failing[1]
 
     positive = prec > 0
-    logs = np.zeros((m, n))
-    logs[positive] = _log(prec[positive])
+    logs = _log(np.where(positive, prec, 1.0))     # log 1 = 0 where p_n <= 0
     bp = np.array([_brevity_penalty(s, r) for s, r in zip(sys_len.tolist(), ref_len.tolist())])
-    zero_mode = config.zero_precision == "zero"
-    per_tuple = [np.where(early, 0.0, scale * bp * _exp(_log_sum(w, positive, logs, zero_mode)))
-                 for w in _weight_matrices(config, tuples, eff, sys_len, n)]
+    scale = plan.scale
+    per_tuple = [np.where(early, 0.0, scale * bp * _exp(_log_sum(w, zero_terms, positive, logs)))
+                 for w, zero_terms in _weight_matrices(plan, eff, sys_len)]
     values = per_tuple[0]
 
     def components(i: int) -> dict[str, Any]:
@@ -173,7 +262,7 @@ def _float64(sums: np.ndarray, config: Config, last: np.ndarray | None, columns:
             out.update(counts=[_int_if_whole(x) for x in raw_correct[i, :k].tolist()],
                        totals=[_int_if_whole(x) for x in raw_total[i, :k].tolist()],
                        precisions=[0.0] * k, eff_order=k)
-            if several and config.weight_lists == "scores":
+            if several and plan.weight_lists == "scores":
                 out["scores"] = [0.0] * len(per_tuple)   # NLTK: a list of 0s, one per weight tuple
             return out
         out.update(counts=[_int_if_whole(x) for x in correct[i, :k].tolist()],
@@ -186,79 +275,97 @@ def _float64(sums: np.ndarray, config: Config, last: np.ndarray | None, columns:
     return Scored(values, components)
 
 
-def _precisions(correct: np.ndarray, total: np.ndarray, orders: np.ndarray, config: Config, k_value: float
+def _precisions(correct: np.ndarray, total: np.ndarray, cut: np.ndarray | None, orders: np.ndarray, plan: _Plan
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per row and order: the precision after the generic smoothing rules, the effective order, and
-    (``missing_order=error``) the first order without hypothesis n-grams (1-based; 0 = none)."""
+    (``missing_order=error``) the first order without hypothesis n-grams (1-based; 0 = none).
+
+    Order n of a row is *active* if n < the row's order count (``cut``; None = every order), it has
+    hypothesis n-grams and (``missing_order`` stop/error) so do all orders before it. An active order
+    has ``c_n/t_n``, or the smoothed value if c_n = 0 (``exp``: 1/(2^k t_n), k counting the row's
+    active zero orders up to n); an inactive order has 0, or 1 (``missing_order=one``, mteval) if it
+    is within the row's orders but has no n-grams.
+    """
     m, n = correct.shape
-    method = config.smooth_method
-    prec = np.zeros((m, n))
-    eff = orders.copy()
-    alive = np.ones(m, dtype=bool)
-    factor = np.ones(m)
+    method = plan.method
+    has = total != 0
+    in_order = None if cut is None else plan.order < cut[:, None]
+    if plan.missing_order == "one":
+        active = has if in_order is None else has & in_order
+    else:                                           # stop (sacrebleu: 0 from here on) or error (d2l)
+        active = np.logical_and.accumulate(has, axis=1)
+        if in_order is not None:
+            active &= in_order
     no_ngrams = np.zeros(m, dtype=np.int64)
-    for i in range(n):
-        live = alive & (i < orders)
-        t, c = total[:, i], correct[:, i]
-        missing = live & (t == 0)
-        if config.missing_order == "one":
-            prec[missing, i] = 1.0                # mteval: log 1 = 0 for an order without test n-grams
-        else:                                     # stop (sacrebleu: 0 from here on) or error (d2l)
-            if config.missing_order == "error":
-                no_ngrams[missing & (no_ngrams == 0)] = i + 1
-            alive &= ~missing
-        active = live & (t != 0)
-        if config.effective_order:
-            eff[active] = i + 1
-        zero = active & (c == 0)
+    if plan.missing_order == "one":
+        last = (active * (plan.order + 1)).max(axis=1) if plan.effective_order else None
+    else:
+        last = active.sum(axis=1)                   # active orders are a prefix: the last active order
+        if plan.missing_order == "error":           # the next order, if within the row's orders, has none
+            no_ngrams = np.where(last < orders, last + 1, 0)
+    eff = np.where(last > 0, last, orders) if plan.effective_order else orders
+    prec = np.zeros((m, n))
+    hit = active & (correct != 0)
+    np.divide(correct, total, out=prec, where=hit)
+    if method == "exp" or method == "floor" or method == "float-min":
+        zero = active ^ hit                         # active & (c_n == 0)
         if method == "exp":
-            factor[zero] *= 2
-            prec[zero, i] = 1.0 / (factor[zero] * t[zero])
+            np.divide(1.0, np.ldexp(1.0, zero.cumsum(axis=1)) * total, out=prec, where=zero)
         elif method == "floor":
-            prec[zero, i] = k_value / t[zero]
-        elif method == "float-min":
-            prec[zero, i] = FLOAT_MIN
-        hit = active & (c != 0)
-        prec[hit, i] = c[hit] / t[hit]
+            np.divide(plan.k_value, total, out=prec, where=zero)
+        else:
+            np.copyto(prec, FLOAT_MIN, where=zero)
+    if plan.missing_order == "one":                 # mteval: log 1 = 0 for an order without test n-grams
+        np.copyto(prec, 1.0, where=~has if in_order is None else in_order & ~has)
     return prec, eff, no_ngrams
 
 
-def _weight_matrices(config: Config, tuples: list[tuple[float, ...]] | None, eff: np.ndarray,
-                     sys_len: np.ndarray, n: int) -> list[np.ndarray]:
-    """One (m, N) weight matrix per weight tuple; zero where a tool's weights stop short.
+def _weight_matrices(plan: _Plan, eff: np.ndarray, sys_len: np.ndarray) -> list[tuple[np.ndarray, Any]]:
+    """Per weight tuple: the weights ((m, N), or (1, N) when no row differs; zero where a tool's
+    weights stop short) and the terms a zero precision adds (:func:`_zero_terms`).
 
     NLTK's ``auto_reweigh`` replaces a row's weights (0.25, 0.25, 0.25, 0.25) by 1/c over c orders
     when 0 < c < 4 (c = hyp_len): an explicit tuple, or uniform weights over an effective order of 4.
     """
-    m = len(eff)
-    order = np.arange(n)[None, :]
-    if tuples is None and config.weights == "halving":
-        return [np.broadcast_to(0.5 ** (np.arange(n) + 1.0), (m, n))]
-    if tuples is None:
+    order = plan.order
+    if plan.fixed is not None:
+        if not plan.auto_reweigh:
+            return [(w, zero_terms) for w, zero_terms, _ in plan.fixed]
+        matrices, quarters = [w for w, _, _ in plan.fixed], [q for _, _, q in plan.fixed]
+    else:
         matrices = [np.where(order < eff[:, None], 1.0 / np.maximum(eff, 1)[:, None], 0.0)]
         quarters = [eff == 4]
-    else:
-        matrices, quarters = [], []
-        for weights in tuples:
-            matrix = np.zeros((m, n))
-            matrix[:, :len(weights)] = weights
-            matrices.append(matrix)
-            quarters.append(np.full(m, weights == QUARTERS))
-    if config.auto_reweigh:
-        for matrix, quarter in zip(matrices, quarters):
-            rows = np.flatnonzero(quarter & (sys_len < 4) & (sys_len > 0))
-            matrix[rows] = np.where(order < sys_len[rows, None].astype(np.int64), 1.0 / sys_len[rows, None], 0.0)
-    return matrices
+    if plan.auto_reweigh:
+        short = (sys_len < 4) & (sys_len > 0)
+        reweighed = np.where(order < sys_len[:, None].astype(np.int64),
+                             1.0 / np.where(short, sys_len, 1.0)[:, None], 0.0)
+        matrices = [np.where((quarter & short)[:, None], reweighed, matrix)
+                    for matrix, quarter in zip(matrices, quarters)]
+    return [(w, _zero_terms(w, plan.zero_mode)) for w in matrices]
 
 
-def _log_sum(weights: np.ndarray, positive: np.ndarray, logs: np.ndarray, zero_mode: bool) -> np.ndarray:
-    """``sum_n w_n log p_n`` added order by order; p_n = 0 adds ``w_n * -9999999999`` (zero mode)."""
-    acc = np.zeros(logs.shape[0])
-    for i in range(logs.shape[1]):
-        w = weights[:, i]
-        zero_term = np.where(w > 0, w * MY_LOG_ZERO, 0.0) if zero_mode else 0.0
-        acc = acc + np.where(positive[:, i], w * logs[:, i], zero_term)
-    return acc
+def _zero_terms(weights: np.ndarray, zero_mode: bool) -> Any:
+    """What a zero precision adds: ``w * -9999999999`` where w > 0 (sacrebleu's log 0), else 0."""
+    return np.where(weights > 0, weights * MY_LOG_ZERO, 0.0) if zero_mode else 0.0
+
+
+def _log_sum(weights: np.ndarray, zero_terms: Any, positive: np.ndarray, logs: np.ndarray) -> np.ndarray:
+    """``sum_n w_n log p_n`` added order by order from 0.0, p_n = 0 adding ``zero_terms``.
+
+    A sequential running sum from the first term, then + 0.0: the same number as adding the terms
+    to 0.0 one by one (they differ only in the sign of a zero partial sum, which + 0.0 removes).
+    """
+    terms = np.where(positive, weights * logs, zero_terms)
+    return np.add.accumulate(terms, axis=1)[:, -1] + 0.0
+
+
+def _brevity_penalty(sys_len: float, ref_len: float) -> float:
+    """BP = 1 if c >= r (so also when both are 0, as sacrebleu), 0 if c = 0 < r, else exp(1 - r/c)."""
+    if sys_len >= ref_len:
+        return 1.0
+    if sys_len == 0:
+        return 0.0
+    return math.exp(1.0 - ref_len / sys_len)
 
 
 def _first_failure(errors: list[tuple[np.ndarray, Callable[[int], ToolBehaviourError]]], m: int
@@ -282,15 +389,6 @@ def _d2l_short(sys_len: float) -> ToolBehaviourError:
         f"the hypothesis has {int(sys_len)} tokens: d2l's bleu divides by len(pred) - n + 1 = 0 for "
         f"n = {int(sys_len) + 1}" if sys_len else "the hypothesis is empty: d2l's bleu divides by len(pred) = 0",
         "ZeroDivisionError")
-
-
-def _brevity_penalty(sys_len: float, ref_len: float) -> float:
-    """BP = 1 if c >= r (so also when both are 0, as sacrebleu), 0 if c = 0 < r, else exp(1 - r/c)."""
-    if sys_len >= ref_len:
-        return 1.0
-    if sys_len == 0:
-        return 0.0
-    return math.exp(1.0 - ref_len / sys_len)
 
 
 def _log(x: np.ndarray) -> np.ndarray:
