@@ -188,8 +188,9 @@ def _build_plan(values: tuple[Any, ...]) -> _Plan:
                  no_match_zero=knobs["no_match"] == "zero", zero_mode=zero_mode,
                  weight_lists=knobs["weight_lists"], auto_reweigh=bool(knobs["auto_reweigh"]),
                  add_k_first=(0 if knobs["add_k_unigrams"] else 1) if method == "add-k" else None,
-                 order=order,
-                 fixed=None if fixed is None else tuple((w, _zero_terms(w, zero_mode), q) for w, q in fixed))
+                 order=_frozen(order),
+                 fixed=None if fixed is None else tuple((_frozen(w), _frozen(_zero_terms(w, zero_mode)), q)
+                                                         for w, q in fixed))
 
 
 # ----------------------------------------------------------------------------- float64 (every tool)
@@ -342,6 +343,13 @@ def _weight_matrices(plan: _Plan, eff: np.ndarray, sys_len: np.ndarray) -> list[
         matrices = [np.where((quarter & short)[:, None], reweighed, matrix)
                     for matrix, quarter in zip(matrices, quarters)]
     return [(w, _zero_terms(w, plan.zero_mode)) for w in matrices]
+
+
+def _frozen(array: Any) -> Any:
+    """``array`` made read-only (a plan's arrays are shared by every call)."""
+    if isinstance(array, np.ndarray):
+        array.flags.writeable = False
+    return array
 
 
 def _zero_terms(weights: np.ndarray, zero_mode: bool) -> Any:
