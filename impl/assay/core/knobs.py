@@ -54,8 +54,10 @@ class Knob:
     domain: Domain | None = None
 
     def __post_init__(self) -> None:
-        if self.stage is not None and self.stage not in STAGES:
+        if self.stage not in STAGES:
             raise ValueError(f"knob {self.name}: stage must be one of {STAGES}, got {self.stage!r}")
+        if self.domain is None:
+            raise ValueError(f"knob {self.name}: no domain declared")
 
     def coerce(self, value: Any, metric: str = "") -> Any:
         """The canonical value of ``value``; a :class:`KnobError` naming the knob, value and domain."""
@@ -67,11 +69,10 @@ class Knob:
         if self.choices is not None and parsed not in self.choices:
             shown = ", ".join(str(c) for c in self.choices)
             raise KnobError(f"{where}knob {self.name!r}: {value!r} is not one of: {shown}")
-        if self.domain is not None:
-            try:
-                self.domain.check(parsed)
-            except ValueError as exc:
-                raise KnobError(f"{where}{self.name} {exc}, got {value!r}") from None
+        try:
+            self.domain.check(parsed)
+        except ValueError as exc:
+            raise KnobError(f"{where}{self.name} {exc}, got {value!r}") from None
         return parsed
 
 
@@ -95,9 +96,14 @@ class KnobSet:
     aliases: tuple[Alias, ...] = ()
     validate: Callable[[Mapping[str, Any]], None] | None = None
     _index: dict[str, Knob] = field(init=False, repr=False, compare=False)
+    _statistics: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _resample: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {k.name: k for k in self.knobs})
+        object.__setattr__(self, "_statistics",
+                           tuple(k.name for k in self.knobs if k.stage not in ("score", "resample")))
+        object.__setattr__(self, "_resample", frozenset(k.name for k in self.knobs if k.stage == "resample"))
 
     def __contains__(self, name: str) -> bool:
         return name in self._index
@@ -114,12 +120,12 @@ class KnobSet:
 
     def statistics_knobs(self) -> tuple[str, ...]:
         """Names of the knobs that act before the score stage (text and statistics): the key of
-        the statistics cache. Knobs without a declared stage count as statistics knobs."""
-        return tuple(k.name for k in self.knobs if k.stage not in ("score", "resample"))
+        the statistics cache."""
+        return self._statistics
 
     def resample_knobs(self) -> frozenset[str]:
         """Names of the knobs that only act on resampled sums (significance arithmetic)."""
-        return frozenset(k.name for k in self.knobs if k.stage == "resample")
+        return self._resample
 
     def resolve(self, settings: Mapping[str, Any], metric: str) -> dict[str, Any]:
         """Expand aliases and coerce values; unknown names are a :class:`KnobError`."""
@@ -144,7 +150,7 @@ class KnobSet:
 class Config(Mapping[str, Any]):
     """A frozen, complete and validated assignment of every knob of a metric family."""
 
-    __slots__ = ("metric", "knobset", "_values", "_resample")
+    __slots__ = ("metric", "knobset", "_values")
 
     def __init__(self, metric: str, knobset: KnobSet, values: Mapping[str, Any]):
         full = knobset.defaults()
@@ -154,7 +160,6 @@ class Config(Mapping[str, Any]):
         self.metric = metric
         self.knobset = knobset
         self._values = MappingProxyType(full)
-        self._resample = knobset.resample_knobs()
 
     def __getitem__(self, key: str) -> Any:
         return self._values[key]
@@ -187,7 +192,8 @@ class Config(Mapping[str, Any]):
     def differs_from(self, other: "Config") -> list[str]:
         """Names of the knobs whose values differ (the input of attribution); resample-stage
         knobs cannot change a corpus or sentence score and are left out."""
-        return [k for k in self._values if self._values[k] != other[k] and k not in self._resample]
+        resample = self.knobset.resample_knobs()
+        return [k for k in self._values if self._values[k] != other[k] and k not in resample]
 
 
 def hashable(value: Any) -> Any:

@@ -3,20 +3,11 @@
 ``compare``, ``report``, ``audit`` and ``conform`` score the same hypotheses and references under
 dozens to thousands of configurations. Most configurations differ only in knobs that the
 score stage reads (smoothing, scale, effective order, averaging ...), so their per-segment
-statistics are identical. :class:`Evaluator` keys its statistics cache on:
-
-- the **text- and statistics-stage knobs** (:meth:`assay.core.knobs.KnobSet.statistics_knobs`),
-  when every knob of the family declares its stage (``Knob.stage``): configurations that agree
-  on those knobs share their rows;
-- otherwise (a family whose knobs do not all declare a stage yet) the knobs ``segment_stats``
-  actually **reads**: the first time it computes statistics it hands the family a
-  :class:`ReadTrackingConfig`, which records every knob read. Because ``segment_stats`` is
-  deterministic and its control flow depends only on the knobs it reads, any later
-  configuration that agrees on exactly those knobs has the same statistics (a cache hit is
-  exact, not a heuristic). Code that reads the whole configuration (iteration, ``as_dict``,
-  hashing) marks every knob as read, which only makes reuse more conservative. Tests use the
-  same tracker to check that every knob ``segment_stats`` reads is declared text or statistics
-  stage.
+statistics are identical. :class:`Evaluator` keys its statistics cache on
+the **text- and statistics-stage knobs** (:meth:`assay.core.knobs.KnobSet.statistics_knobs`; every
+knob declares its stage, ``Knob.stage``): configurations that agree on those knobs share their rows.
+:class:`ReadTrackingConfig` records which knobs ``segment_stats`` reads; the tests use it to check
+that every knob it reads is declared text or statistics stage, which is what makes a cache hit exact.
 
 Tool failures (:class:`~assay.core.errors.ToolBehaviourError`) are cached like results, so a
 configuration space with a crashing corner is explored once.
@@ -44,7 +35,6 @@ class ReadTrackingConfig(Config):
     def __init__(self, config: Config):
         object.__setattr__(self, "metric", config.metric)
         object.__setattr__(self, "_values", config._values)
-        object.__setattr__(self, "_resample", config._resample)
         object.__setattr__(self, "knobset", config.knobset)
         object.__setattr__(self, "read", set())
 
@@ -71,7 +61,6 @@ class ReadTrackingConfig(Config):
         return dict(self._values)
 
 
-_ABSENT = object()   # a knob name the family asked for with .get() that this family does not have
 
 
 class Evaluator:
@@ -89,7 +78,6 @@ class Evaluator:
         self.hyps = list(hyps)
         self.streams = api.normalize_refs(self.hyps, refs, refs_orientation)
         self.nrefs = api.nrefs_field(self.streams)
-        self._entries: list[tuple[tuple[str, ...], tuple[Any, ...], SegmentStats | ToolBehaviourError]] = []
         self._by_stage: dict[tuple[Any, ...], SegmentStats | ToolBehaviourError] = {}
         self.stats_computed = 0
 
@@ -103,37 +91,18 @@ class Evaluator:
     def stats(self, config: Config) -> SegmentStats:
         """Per-segment statistics under ``config``, reused across configurations that agree on
         every text- and statistics-stage knob (each knob declares its stage once)."""
-        knobset = self.family.knobset
-        if all(k.stage is not None for k in knobset.knobs):
-            key = tuple(hashable(config[n]) for n in knobset.statistics_knobs())
-            cached = self._by_stage.get(key)
-            if cached is None:
-                try:
-                    cached = self.family.segment_stats(self.hyps, self.streams, config)
-                except ToolBehaviourError as exc:
-                    cached = exc
-                self._by_stage[key] = cached
-                self.stats_computed += 1
-            if isinstance(cached, ToolBehaviourError):
-                raise cached
-            return cached
-        # transitional: a family without declared stages is keyed on the knobs its statistics read
-        for names, values, result in self._entries:
-            if all(hashable(config.get(n, _ABSENT)) == v for n, v in zip(names, values)):
-                if isinstance(result, ToolBehaviourError):
-                    raise result
-                return result
-        tracked = ReadTrackingConfig(config)
-        try:
-            result: SegmentStats | ToolBehaviourError = self.family.segment_stats(self.hyps, self.streams, tracked)
-        except ToolBehaviourError as exc:
-            result = exc
-        names = tuple(sorted(tracked.read))
-        self._entries.append((names, tuple(hashable(config.get(n, _ABSENT)) for n in names), result))
-        self.stats_computed += 1
-        if isinstance(result, ToolBehaviourError):
-            raise result
-        return result
+        key = tuple(hashable(config[n]) for n in self.family.knobset.statistics_knobs())
+        cached = self._by_stage.get(key)
+        if cached is None:
+            try:
+                cached = self.family.segment_stats(self.hyps, self.streams, config)
+            except ToolBehaviourError as exc:
+                cached = exc
+            self._by_stage[key] = cached
+            self.stats_computed += 1
+        if isinstance(cached, ToolBehaviourError):
+            raise cached
+        return cached
 
     # ------------------------------------------------------------------ scores
     def score(self, config: Config, profile: Profile | str | None = None, width: int | None = None) -> Score:
