@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 STAGES = ("text", "statistics", "score", "resample")
 """Where a knob acts. ``text``: how segments become tokens; ``statistics``: how tokens become
@@ -180,10 +180,3 @@ class Text(Domain):
 def text(max_length: int = 1000) -> Text:
     return Text(f"a string of at most {max_length} characters", max_length)
 
-
-def finite_sequence(values: Sequence[Any]) -> str | None:
-    """Helper for predicates: an error text when a number in ``values`` is NaN or infinite."""
-    for v in values:
-        if isinstance(v, float) and not math.isfinite(v):
-            return f"{v!r} is not finite"
-    return None

@@ -34,7 +34,6 @@ from assay.core.knobs import Config, Knob, KnobSet
 from assay.core.stats import SegmentStats
 from assay.engine.api import make_config
 from assay.metrics.bleu.family import FAMILY as BLEU
-from assay.metrics.bleu.rows import choose_ref_length
 from assay.metrics.cider.family import FAMILY as CIDER
 from assay.metrics.cider.knobs import KNOBS as CIDER_KNOBS, TOKENIZE_CHOICES
 from assay.metrics.cider.tokens import PTB, caption_tokens, group_refs, ptb_batch
@@ -113,57 +112,6 @@ def meteor_profile() -> str | None:
     return None
 
 
-def _bleu_from_index(keep: Mapping[str, Any], n_img: int, bleu_config: Config, cider_config: Config
-                     ) -> SegmentStats | None:
-    """The ``bleu/coco`` rows (the bleu family's columns) from CIDEr's n-gram index of the same tokens.
-
-    Per image and n: correct_n = sum over the hypothesis n-grams of min(count, max count in one
-    reference of the image) (BleuScorer's clipping), total_n = max(len - n + 1, 0), ref_len = the
-    reference length the ``ref_length`` rule picks. Integer counts, so the rows equal the bleu
-    family's exactly (checked by the golden and differential tests); None when the index does not
-    cover the configuration (then the bleu family computes them itself).
-    """
-    order = int(bleu_config.max_ngram_order)
-    columns = BLEU.columns(bleu_config)
-    want = ("hyp_len", "ref_len") + tuple(f"correct{i}" for i in range(1, order + 1)) + \
-        tuple(f"total{i}" for i in range(1, order + 1))
-    index = keep.get("index")
-    if index is None or columns != want or index.max_order < order or bleu_config.tokenize != "none" \
-            or bleu_config.lowercase or cider_config.lowercase or cider_config.tokenize not in ("none", "ptb"):
-        return None
-    owner = np.asarray(keep["owner"], dtype=np.int64)
-    hyp_len = np.asarray(keep["hyp_lengths"], dtype=np.float64)
-    ref_lengths = np.asarray(keep["ref_lengths"], dtype=np.float64)
-    # references as (position within the image, image); the order within an image does not change
-    # the chosen length (ties in the closest rule are equal lengths)
-    counts = np.bincount(owner, minlength=n_img)
-    starts = np.concatenate([[0], np.cumsum(counts)])[:-1]
-    slot = np.arange(len(owner)) - starts[owner]
-    width = int(counts.max()) if len(counts) else 0
-    ref_lens = np.zeros((width, n_img))
-    present = np.zeros((width, n_img), dtype=bool)
-    ref_lens[slot, owner] = ref_lengths
-    present[slot, owner] = True
-    ref_len = choose_ref_length(hyp_len, ref_lens, present, bleu_config.ref_length)
-    correct = np.zeros((n_img, order))
-    for n in range(1, order + 1):
-        nc = index.n_codes[n - 1]
-        hc = index.side_counts(0, n)
-        rc = index.side_counts(1, n)
-        if not len(hc.keys) or not len(rc.keys):
-            continue
-        img_key = owner[rc.keys // nc] * nc + rc.keys % nc          # (image, n-gram) of each reference count
-        uniq, inverse = np.unique(img_key, return_inverse=True)
-        best = np.zeros(len(uniq), dtype=np.int64)
-        np.maximum.at(best, inverse.reshape(-1), rc.counts)
-        pos = np.minimum(np.searchsorted(uniq, hc.keys), len(uniq) - 1)
-        clip = np.where(uniq[pos] == hc.keys, np.minimum(hc.counts, best[pos]), 0)
-        correct[:, n - 1] = np.bincount(hc.keys // nc, weights=clip, minlength=n_img)
-    total = np.maximum(hyp_len[:, None] - np.arange(order)[None, :], bleu_config.per_segment_min_total)
-    rows = np.hstack([hyp_len[:, None], ref_len[:, None], correct, total])
-    return SegmentStats(columns, rows)
-
-
 def _meteor_values(hyps: list[str], streams: list[list[str | None]], profile: str) -> dict[str, Any]:
     """Corpus and per-image METEOR from one statistics pass (the profile's corpus and sentence
     configurations are the same when it has no sentence-level knobs; otherwise two passes)."""
@@ -206,11 +154,8 @@ class Coco(MetricFamily):
         # BLEU and CIDEr split on whitespace (str.split()): split once, hand both the token lists
         hyp_t = [h.split() for h in hyp_s]
         streams_t = [[None if r is None else r.split() for r in stream] for stream in streams]
-        keep: dict[str, Any] = {}
-        c_config, b_config = cider_config(config), bleu_config(config)
-        cider = CIDER.segment_stats(hyp_t, streams_t, c_config, keep=keep)
-        bleu = _bleu_from_index(keep, len(hyp_t), b_config, c_config) \
-            or BLEU.segment_stats(hyp_t, streams_t, b_config)
+        cider = CIDER.segment_stats(hyp_t, streams_t, cider_config(config))
+        bleu = BLEU.segment_stats(hyp_t, streams_t, bleu_config(config))
         rouge = _rouge_rows(hyp_s, streams, config.rouge_beta)
         rouge_source = "rouge/coco" if config.rouge_beta == BETA else f"rouge/coco beta={config.rouge_beta}"
         columns = tuple([f"bleu:{c}" for c in bleu.columns] + ["rouge:p", "rouge:r", "rouge:f"]

@@ -82,9 +82,9 @@ class Cider(MetricFamily):
         return tuple(["images", "cider"] + [f"cider_{i}" for i in range(1, n + 1)] + ["n_refs", "hyp_len"])
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
-                      context: Mapping[str, Any] | None = None, keep: dict[str, Any] | None = None) -> SegmentStats:
+                      context: Mapping[str, Any] | None = None) -> SegmentStats:
         """One row per image. ``context`` (from an earlier call) fixes the document frequencies,
-        e.g. to score chunks of one corpus with the whole corpus's idf; ``keep``: see :func:`cider_rows`."""
+        e.g. to score chunks of one corpus with the whole corpus's idf"""
         flat, owner = group_refs(hyps, refs)
         hyp_toks = caption_tokens(hyps, config)
         ref_toks = caption_tokens(flat, config)
@@ -98,7 +98,7 @@ class Cider(MetricFamily):
                 and not any(len(t) for t in ref_toks)):
             raise ToolBehaviourError("no reference caption has a token: pycocoevalcap's CiderScorer takes max() "
                                      "of an empty document-frequency table", "ValueError")
-        scores, per_order, used = cider_rows(hyp_toks, ref_toks, owner, config, df_source, keep)
+        scores, per_order, used = cider_rows(hyp_toks, ref_toks, owner, config, df_source)
         n_img = len(hyp_toks)
         rows = np.hstack([np.ones((n_img, 1)), scores[:, None], per_order,
                           np.bincount(owner, minlength=n_img)[:, None].astype(np.float64),

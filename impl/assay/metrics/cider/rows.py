@@ -22,14 +22,12 @@ from assay.text.ngrams import NgramIndex, encode
 
 
 def cider_rows(hyp_toks: Sequence[Sequence[str]], ref_toks: Sequence[Sequence[str]], owner: np.ndarray,
-               config: Mapping[str, Any], df_source: DocumentFrequencies | None = None,
-               keep: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray, DocumentFrequencies]:
+               config: Mapping[str, Any], df_source: DocumentFrequencies | None = None) -> tuple[np.ndarray, np.ndarray, DocumentFrequencies]:
     """Per image: the score and the per-order parts; plus the document frequencies used.
 
     ``ref_toks[k]`` is a reference of image ``owner[k]``. Returns ``(scores, per_order, df)``
     with ``per_order[i, n-1] = scale * sum_j sim_n(h_i, r_ij) / m_i`` and ``scores`` their mean
-    over n. ``keep`` (a dict) receives the n-gram index and the side lengths, for callers that
-    count other n-gram statistics of the same tokens (the coco composite's BLEU).
+    over n.
     """
     n_img = len(hyp_toks)
     n_max = int(config["max_ngram_order"])
@@ -38,8 +36,6 @@ def cider_rows(hyp_toks: Sequence[Sequence[str]], ref_toks: Sequence[Sequence[st
     hyp_side = encode(hyp_toks, vocab)
     ref_side = encode(ref_toks, vocab)
     index = NgramIndex([hyp_side, ref_side], n_max)
-    if keep is not None:
-        keep.update(index=index, hyp_lengths=hyp_side.lengths, ref_lengths=ref_side.lengths, owner=owner)
     sigma = config["length_penalty_sigma"]
     if sigma is not None:
         if config["length_unit"] == "bigrams":
