@@ -27,8 +27,6 @@ from assay.metrics.cider.tokens import ptb_batch
 from assay.profiles.registry import profiles_of
 from assay.tokenizers import moses
 
-_EXTRA_ORDER_SMOOTHING = ("nltk-method5", "nltk-method7")
-
 
 @dataclass
 class Evaluated:
@@ -232,13 +230,11 @@ class Auditor:
     def stats_config(self, ev: Evaluator, config: Config) -> Config:
         """BLEU: the configuration whose statistics equal ``config``'s, with knobs that cannot change
         the statistics on this corpus set to one value, so their grid shares one computation:
-        smoothing (read only for NLTK methods 5/7's extra columns), ``empty_refs`` (no empty
-        reference line here), ``segment_without_refs`` (every segment has a reference)."""
+        ``empty_refs`` (no empty reference line here), ``segment_without_refs`` (every segment has a
+        reference). Score-stage knobs such as smoothing never split the statistics cache."""
         if self.metric != "bleu":
             return config
         values = config.as_dict()
-        if config.smooth_method not in _EXTRA_ORDER_SMOOTHING:
-            values["smooth_method"] = "exp"
         key = id(ev)
         if key not in self._corpus_facts:
             self._corpus_facts[key] = (
