@@ -54,3 +54,8 @@ class MetricFamily(ABC):
         function of summed rows under ``config`` raise :class:`KnobError`.
         """
         raise KnobError(f"{self.name}: corpus score is not a function of summed statistics")
+
+    def float32_python_float_mask(self, sums: np.ndarray, config: Config) -> np.ndarray | None:
+        """Which of :meth:`scores_from_sums` the reproduced tool returns as Python floats rather than
+        float32 (sacrebleu's ``--confidence`` mean cannot mix them); None: no such distinction."""
+        return None

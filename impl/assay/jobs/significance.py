@@ -175,8 +175,7 @@ def _confidence_scores(setup: "MetricSetup", st: "_Stats", idx: np.ndarray, coun
     """Resampled scores and, where the family knows it, which of them are Python floats in the tool."""
     sums = resample_sums(setup, st, idx, counts)
     scores = np.asarray(setup.family.scores_from_sums(sums, setup.config))
-    python_floats = getattr(setup.family, "float32_python_float_mask", None)
-    return scores, (None if python_floats is None else python_floats(sums, setup.config))
+    return scores, setup.family.float32_python_float_mask(sums, setup.config)
 
 
 def statistics_mean(scores: np.ndarray, python: np.ndarray | None = None) -> float:
