@@ -38,7 +38,10 @@ def wmt17_systems(corpora: Path) -> tuple[list[tuple[str, list[str]]], list[str]
 
 def wmt17_corpus(corpora: Path, limit: int | None = None) -> tuple[list[str], list[str], str] | None:
     """Every system concatenated, each paired with the reference (16 x 3004 = 48,064 segments);
-    with ``limit``, the first ``limit`` segments of that concatenation."""
+    with ``limit``, the first ``limit`` segments of that concatenation. A ``limit`` beyond 48,064
+    (the 100k and 1M benchmarks) repeats the concatenation; copy k >= 1 appends the word ``rK`` to
+    every hypothesis and reference, so every segment of the corpus stays distinct (no tool's
+    tokenizer cache sees a repeat)."""
     found = wmt17_systems(corpora)
     if found is None:
         return None
@@ -51,6 +54,16 @@ def wmt17_corpus(corpora: Path, limit: int | None = None) -> tuple[list[str], li
         hyps += lines
         used += 1
     refs = ref * used
+    if limit is not None and limit > len(hyps):
+        base_h, base_r = hyps, refs
+        copies = -(-limit // len(base_h))
+        hyps, refs = list(base_h), list(base_r)
+        for k in range(1, copies):
+            hyps += [f"{h} r{k}" for h in base_h]
+            refs += [f"{r} r{k}" for r in base_r]
+        return (hyps[:limit], refs[:limit],
+                f"{WMT17}: {limit} segments ({used} systems x {len(ref)} segments, repeated {copies} times, "
+                "copy k marked by a final word rK)")
     if limit is not None and limit < len(hyps):
         return hyps[:limit], refs[:limit], f"{WMT17}: first {limit} segments ({used} system{'s' * (used != 1)})"
     return hyps, refs, f"{WMT17}: {used} systems x {len(ref)} segments"

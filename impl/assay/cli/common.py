@@ -18,6 +18,7 @@ from assay.core.domains import Number, integer
 from assay.core.errors import InputError, KnobError
 from assay.core.io import ENCODINGS, SegmentFile, check_aligned, read_segments, read_utf8
 from assay.core.terminal import escape
+from assay.engine.stream import FileNotes
 
 WIDTH = integer(0, 17, reason="a double holds 17 significant digits; more decimals print only noise")
 """``-w/--width``: decimals in text output."""
@@ -155,7 +156,7 @@ def warn(message: str, key: tuple[str, str] | None = None) -> None:
     print(f"assay: warning: {escape(message)}", file=sys.stderr)
 
 
-def report_notes(seg: SegmentFile) -> None:
+def report_notes(seg: "SegmentFile | FileNotes") -> None:
     """Say what a reader should know about a file: a byte-order mark scored as text, control characters."""
     where = os.path.abspath(seg.path)
     if seg.bom and not seg.bom_stripped:

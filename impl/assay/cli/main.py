@@ -26,6 +26,7 @@ from typing import NoReturn, Sequence
 from importlib import import_module
 
 from assay._version import __version__
+from assay.core import accel
 from assay.core.errors import EXIT_INTERRUPTED, AssayError
 from assay.core.terminal import escape
 
@@ -62,7 +63,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     and the rest load only when used: ``assay score`` starts as fast as the score path needs).
     Without a command (``assay --help``, a typo), every command's parser is built."""
     parser = Parser(prog="assay", description="Reference-conformant text-generation metrics.")
-    parser.add_argument("--version", action="version", version=f"assay {__version__}")
+    parser.add_argument("--version", action="version", version=f"assay {__version__}; {accel.status()}")
     sub = parser.add_subparsers(dest="command", required=True)
     chosen = _selected(argv) if argv is not None else None
     for names, module_name in COMMANDS:

@@ -2,7 +2,9 @@
 [--format text|json] [--width N]``; ``assay score coco --annotations A.json --results R.json``.
 
 The configuration is built once (:func:`assay.engine.api.configure`): it decides how the files are
-read (``chop_unterminated_last_line``) and then scores them.
+read (``chop_unterminated_last_line``) and then scores them, in chunks of lines whose text is dropped
+once their statistics rows are made (:mod:`assay.engine.stream`; standard input and the families that
+need a corpus pass, NIST and CIDEr, are read whole).
 """
 from __future__ import annotations
 
@@ -11,9 +13,11 @@ import json
 from typing import Any
 
 from assay.cli.coco import run_coco_cli
-from assay.cli.common import add_encoding, add_width, input_file, parse_knob_settings, read_aligned
+from assay.cli.common import (add_encoding, add_width, input_file, parse_knob_settings, read_aligned,
+                              report_notes)
 from assay.core.errors import KnobError
-from assay.engine import api
+from assay.core.score import Score
+from assay.engine import api, stream
 from assay.engine.registry import METRIC_NAMES
 
 
@@ -51,6 +55,18 @@ def run(args: argparse.Namespace) -> int:
         input_file("-r", path)
     knobs = parse_knob_settings(args.knobs)
     configured = api.configure(args.metric, args.profile, "sentence" if args.sentence else "corpus", **knobs)
+
+    def show(s: Score) -> None:
+        print(json.dumps(s.to_json(), ensure_ascii=False) if args.format == "json" else s.text)
+
+    if stream.streamable(configured, [args.input, *args.refs]):
+        score, notes = stream.score_files(configured, args.input, args.refs, encoding=args.encoding,
+                                          sentence=args.sentence, width=args.width, emit=show)
+        for note in notes:
+            report_notes(note)
+        if score is not None:
+            show(score)
+        return 0
     hyp, refs = read_aligned(args.input, args.refs, args.encoding)
     chop = bool(configured.config.get("chop_unterminated_last_line", False))
     hyps = hyp.chopped() if chop else hyp.lines
@@ -60,8 +76,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         scores = [api.score_configured(configured, hyps, streams, width=args.width)]
     for s in scores:
-        if args.format == "json":
-            print(json.dumps(s.to_json(), ensure_ascii=False))
-        else:
-            print(s.text)
+        show(s)
     return 0

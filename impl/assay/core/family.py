@@ -27,6 +27,10 @@ class MetricFamily(ABC):
 
     name: str
     knobset: KnobSet
+    #: True when a segment's row depends on the other segments (a first pass over the corpus: NIST's
+    #: information weights, CIDEr's document frequencies), so the corpus cannot be scored in chunks
+    #: (engine/stream.py reads such a corpus whole)
+    corpus_pass: bool = False
 
     def derive(self, settings: dict[str, Any]) -> dict[str, Any]:
         """Fill knobs implied by others the user set (e.g. BLEU's order from NLTK weights)."""

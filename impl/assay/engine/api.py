@@ -14,7 +14,7 @@ lookup.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from assay.core.errors import InputError, KnobError
 from assay.core.family import MetricFamily
@@ -167,16 +167,26 @@ def sentence_scores_configured(configured: Configured, hyps: Sequence[Any], refs
     """One score per segment under a configuration built by :func:`configure` (use level
     ``sentence`` for the tool's sentence-level defaults)."""
     stats, streams = _stats(configured, hyps, refs, refs_orientation)
+
+    def nrefs(i: int) -> str:
+        return "var" if any(s[i] is None for s in streams) else str(len(streams))
+
+    return sentence_scores_from_stats(configured, stats, nrefs, width)
+
+
+def sentence_scores_from_stats(configured: Configured, stats: SegmentStats, nrefs: Callable[[int], str],
+                               width: int | None = None) -> list[Score]:
+    """Each row of ``stats`` scored alone; ``nrefs(i)`` is segment i's ``nrefs`` signature field."""
     family, config, prof = configured.family, configured.config, configured.profile
     shown = presenter(family.name)
     signatures: dict[str, str] = {}
     out = []
     with collector_paused():   # one Score per segment: no full collections of a large heap meanwhile
         for i, (value, components) in enumerate(family.sentence_stats_scores(stats, config)):
-            nrefs = "var" if any(s[i] is None for s in streams) else str(len(streams))
-            if nrefs not in signatures:
-                signatures[nrefs] = shown.signature(config, prof.name, nrefs, prof.tool_version)
-            out.append(_make_score(family, value, components, config, prof, nrefs, width, signatures[nrefs]))
+            field = nrefs(i)
+            if field not in signatures:
+                signatures[field] = shown.signature(config, prof.name, field, prof.tool_version)
+            out.append(_make_score(family, value, components, config, prof, field, width, signatures[field]))
     return out
 
 

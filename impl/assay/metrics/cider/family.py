@@ -76,6 +76,7 @@ def cider_from_sums(sums: np.ndarray, columns: tuple[str, ...]) -> np.ndarray:
 class Cider(MetricFamily):
     name = "cider"
     knobset = KNOBS
+    corpus_pass = True   # information weights / document frequencies come from the whole corpus
 
     def columns(self, config: Config) -> tuple[str, ...]:
         n = config.max_ngram_order

@@ -58,6 +58,7 @@ BETA = math.log(0.5) / math.log(1.5) ** 2   # penalty 0.5 at ratio 2/3
 class Nist(MetricFamily):
     name = "nist"
     knobset = KNOBS
+    corpus_pass = True   # information weights / document frequencies come from the whole corpus
 
     # ------------------------------------------------------------------ statistics
     def columns(self, config: Config) -> tuple[str, ...]:
