@@ -28,8 +28,11 @@ class MetricFamily(ABC):
     name: str
     knobset: KnobSet
     #: True when a segment's row depends on the other segments (a first pass over the corpus: NIST's
-    #: information weights, CIDEr's document frequencies), so the corpus cannot be scored in chunks
-    #: (engine/stream.py reads such a corpus whole)
+    #: information weights, CIDEr's document frequencies). Such a family implements the first pass as
+    #: :meth:`context_part` per chunk, :meth:`merge_contexts` (associative: chunks and shards merge in
+    #: any grouping) and :meth:`finish_context`; ``segment_stats(hyps, refs, config, context)`` then
+    #: makes rows of any chunk under the whole corpus's context. Until it does, a corpus_pass family is
+    #: scored whole (engine/stream.py).
     corpus_pass: bool = False
 
     def derive(self, settings: dict[str, Any]) -> dict[str, Any]:
@@ -58,6 +61,24 @@ class MetricFamily(ABC):
         function of summed rows under ``config`` raise :class:`KnobError`.
         """
         raise KnobError(f"{self.name}: corpus score is not a function of summed statistics")
+
+    def sums_suffice(self, config: Config) -> bool:
+        """True when :meth:`score_stats` under ``config`` reads the rows only through their column sums
+        (then a sharded corpus is reduced by summing rows, else by stacking them in order). Default
+        False: always correct, never the cheaper reduction."""
+        return False
+
+    def context_part(self, hyps: Segments, refs: Refs, config: Config) -> Any:
+        """The first pass over one chunk of the corpus (compact counts keyed by integer ids)."""
+        raise NotImplementedError(f"{self.name} has no corpus pass")
+
+    def merge_contexts(self, parts: Sequence[Any], config: Config) -> Any:
+        """Merge first-pass parts of consecutive chunks (associative; order kept)."""
+        raise NotImplementedError(f"{self.name} has no corpus pass")
+
+    def finish_context(self, merged: Any, config: Config) -> Any:
+        """The context ``segment_stats`` takes, from the merged first pass of the whole corpus."""
+        raise NotImplementedError(f"{self.name} has no corpus pass")
 
     def float32_python_float_mask(self, sums: np.ndarray, config: Config) -> np.ndarray | None:
         """Which of :meth:`scores_from_sums` the reproduced tool returns as Python floats rather than
