@@ -1,0 +1,77 @@
+"""A million-line file is scored in memory bounded by its statistics, not its text (issue 17/18).
+
+``assay score`` streams its input (assay.engine.stream): the text of a chunk is dropped once its rows
+are made, so the peak resident memory is the interpreter, one chunk's working set and the rows
+(BLEU: 12 float64 columns, 96 MB for a million segments). The ceiling is the performance issue's
+bound: 300 MB or three times the input bytes, whichever is larger. Measured by the child process
+itself (``getrusage(RUSAGE_SELF).ru_maxrss``), so no other test's subprocess counts.
+
+No timing is asserted. The default env scores BLEU; the ``slow`` marker runs the other streamed
+families (chrF, TER, ROUGE, METEOR) the same way.
+"""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MILLION = 1_000_000
+MIB = 1024 * 1024
+
+_MEASURE = (
+    "import resource, sys\n"
+    "from assay.cli.main import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+@pytest.fixture(scope="module")
+def million_lines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int]:
+    """A hypothesis and a reference file of a million lines each (6-14 words over a 5,000-word vocabulary)."""
+    rng = random.Random(17)
+    vocab = [f"w{i}" for i in range(5000)] + [",", ".", "(", ")", "3.5", "1,000"]
+    folder = tmp_path_factory.mktemp("million")
+    hyp, ref = folder / "hyp.txt", folder / "ref.txt"
+    with hyp.open("w", encoding="utf-8") as h, ref.open("w", encoding="utf-8") as r:
+        for _ in range(MILLION // 1000):
+            block_h, block_r = [], []
+            for _ in range(1000):
+                words = rng.choices(vocab, k=rng.randint(6, 14))
+                block_r.append(" ".join(words))
+                block_h.append(" ".join(words[:-2] + rng.choices(vocab, k=2)))
+            h.write("\n".join(block_h) + "\n")
+            r.write("\n".join(block_r) + "\n")
+    return hyp, ref, hyp.stat().st_size + ref.stat().st_size
+
+
+def _peak_bytes(metric: str, hyp: Path, ref: Path, *extra: str) -> tuple[int, str]:
+    proc = subprocess.run([sys.executable, "-c", _MEASURE, "score", metric, "-i", str(hyp), "-r", str(ref), *extra],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return int(proc.stderr.strip().splitlines()[-1]) * 1024, proc.stdout
+
+
+def _check(metric: str, million_lines: tuple[Path, Path, int], *extra: str) -> None:
+    hyp, ref, input_bytes = million_lines
+    ceiling = max(300 * MIB, 3 * input_bytes)
+    peak, out = _peak_bytes(metric, hyp, ref, *extra)
+    assert out.strip(), "no score printed"
+    assert "nan" not in out.lower()
+    assert peak <= ceiling, (f"{metric}: peak RSS {peak / MIB:.0f} MiB for a million lines "
+                             f"({input_bytes / MIB:.0f} MiB of input) is above {ceiling / MIB:.0f} MiB")
+
+
+def test_million_line_bleu_within_memory_ceiling(million_lines):
+    _check("bleu", million_lines)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("metric,extra", [("chrf", ()), ("chrf", ("-p", "sacrebleu-chrf++")), ("ter", ()),
+                                          ("rouge", ()), ("meteor", ())])
+def test_million_line_families_within_memory_ceiling(million_lines, metric, extra):
+    _check(metric, million_lines, *extra)
