@@ -20,7 +20,7 @@ from assay.core.coco_json import read_coco
 from assay.core.errors import AssayError, InputError, KnobError
 from assay.core.io import read_segments
 from assay.core.terminal import escape
-from assay.jobs.audit.claims import parse_claim
+from assay.jobs.audit.claims import is_value_text, parse_claim
 from assay.jobs.audit.search import Auditor
 from assay.jobs.audit.signatures import parse_signature
 from assay.jobs.audit.verdict import audit_claim, render_claim_text, render_table, report_json
@@ -143,7 +143,7 @@ def read_table(path: str) -> list[dict[str, Any]]:
         if len(cells) < 4 or len(cells) > 5:
             raise InputError(f"{where}: expected 4 or 5 tab-separated columns (system, references, metric, value"
                              f"[, signature]), got {len(cells)}")
-        if not rows and not re.fullmatch(r"[+-]?(\d+(\.\d*)?|\.\d+)%?", cells[3]):
+        if not rows and not is_value_text(cells[3]):
             continue   # a header row
         system, refs, metric, value = cells[:4]
         signature = cells[4] if len(cells) == 5 and cells[4] else None

@@ -18,9 +18,9 @@ from assay.core.domains import Number, integer
 from assay.core.errors import InputError, KnobError
 from assay.core.io import ENCODINGS, SegmentFile, check_aligned, read_segments, read_utf8
 from assay.core.terminal import escape
+from assay.engine.api import WIDTH
 from assay.engine.stream import FileNotes
 
-WIDTH = integer(0, 17, reason="a double holds 17 significant digits; more decimals print only noise")
 """``-w/--width``: decimals in text output."""
 
 

@@ -204,8 +204,19 @@ def align(annotations: dict[str, list[str]], results: dict[str, str], ann_name: 
     return CocoInput([_as_id(k) for k in ids], [results[k] for k in ids], refs)
 
 
+_INT_ID = re.compile(r"-?[0-9]+")
+
+
 def _as_id(key: str) -> Any:
-    return int(key) if key.lstrip("-").isdigit() else key
+    """The image id as the file wrote it: an integer when the key is ASCII decimal digits (with an
+    optional minus), else the string (``"--1"``, ``"²"`` or ``"٣"`` are ids, not numbers, and so
+    is a number too long for Python's ``int``)."""
+    if _INT_ID.fullmatch(key):
+        try:
+            return int(key)
+        except ValueError:        # more digits than sys.get_int_max_str_digits() allows
+            pass
+    return key
 
 
 def read_coco(annotations: str | Path, results: str | Path, subset: bool = False) -> CocoInput:

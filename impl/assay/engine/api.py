@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from assay.core.domains import integer
 from assay.core.errors import InputError, KnobError
 from assay.core.family import MetricFamily
 from assay.core.gcpause import collector_paused
@@ -28,6 +29,22 @@ from assay.profiles.registry import Profile, get_profile
 from assay.text.segments import is_pretokenized
 
 LEVELS = ("corpus", "sentence")
+
+WIDTH = integer(0, 17, reason="a double holds 17 significant digits; more decimals print only noise")
+"""``width``: decimals in a score's text (``None``: the tool's own); the CLI's ``-w`` takes the same."""
+
+
+def check_width(width: Any) -> int | None:
+    """``width`` as an int, or a :class:`KnobError` naming it and :data:`WIDTH` (``width=-1`` would
+    otherwise fail later, inside string formatting)."""
+    if width is None:
+        return None
+    try:
+        WIDTH.check(width)
+    except ValueError as exc:
+        shown = repr(width) if isinstance(width, (int, float)) else f"a {type(width).__name__}"
+        raise KnobError(f"width {exc}, got {shown[:40]}") from None
+    return int(width)
 
 
 @dataclass(frozen=True)
@@ -137,6 +154,7 @@ def score_from_stats(metric: str, stats: SegmentStats, config: Config, profile: 
 def family_score(family: MetricFamily, stats: SegmentStats, config: Config, profile: Profile, nrefs: str,
                  width: int | None = None) -> Score:
     """:func:`score_from_stats` for a family already at hand."""
+    width = check_width(width)
     value, components = family.score_stats(stats, config)
     return _make_score(family, value, components, config, profile, nrefs, width)
 
@@ -157,6 +175,7 @@ def _make_score(family: MetricFamily, value: float, components: Any, config: Con
 def score_configured(configured: Configured, hyps: Sequence[Any], refs: Any, *,
                      refs_orientation: str = "streams", width: int | None = None) -> Score:
     """The corpus score of ``hyps`` under a configuration built by :func:`configure`."""
+    check_width(width)
     stats, streams = _stats(configured, hyps, refs, refs_orientation)
     return family_score(configured.family, stats, configured.config, configured.profile, nrefs_field(streams),
                         width)
@@ -166,6 +185,7 @@ def sentence_scores_configured(configured: Configured, hyps: Sequence[Any], refs
                                refs_orientation: str = "streams", width: int | None = None) -> list[Score]:
     """One score per segment under a configuration built by :func:`configure` (use level
     ``sentence`` for the tool's sentence-level defaults)."""
+    check_width(width)
     stats, streams = _stats(configured, hyps, refs, refs_orientation)
 
     def nrefs(i: int) -> str:
@@ -177,6 +197,7 @@ def sentence_scores_configured(configured: Configured, hyps: Sequence[Any], refs
 def sentence_scores_from_stats(configured: Configured, stats: SegmentStats, nrefs: Callable[[int], str],
                                width: int | None = None) -> list[Score]:
     """Each row of ``stats`` scored alone; ``nrefs(i)`` is segment i's ``nrefs`` signature field."""
+    width = check_width(width)
     family, config, prof = configured.family, configured.config, configured.profile
     shown = presenter(family.name)
     signatures: dict[str, str] = {}

@@ -17,8 +17,25 @@ from assay.core.errors import InputError
 #: relative slack for claims printed at full float precision (summation order differs by ~1e-15)
 FLOAT_SLACK = 1e-9
 
-_VALUE = r"(?P<value>[+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?P<pct>%)?"
+# a decimal number, with an exponent (read so that it can be judged), or a spelled-out non-number
+_NUMBER = r"[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|(?i:inf(?:inity)?|nan))"
+_VALUE = rf"(?P<value>{_NUMBER})\s*(?P<pct>%)?"
 _CLAIM = re.compile(r"^\s*(?P<name>[A-Za-z][A-Za-z0-9_+\-. ]*?)\s*(?:=|:)?\s*" + _VALUE + r"\s*$")
+_VALUE_CELL = re.compile(_NUMBER + r"\s*%?")
+_EXPONENT = re.compile(r"[eE]([+-]?\d+)$")
+
+#: the values a claim of each family can take, and why: (low, high or None, description)
+CLAIM_RANGES: dict[str, tuple[float, float | None, str]] = {
+    "bleu": (0.0, 100.0, "0 to 100 (0-1 as NLTK and mteval print it, 0-100 as sacrebleu does)"),
+    "chrf": (0.0, 100.0, "0 to 100 (0-1 as sacrebleu 1.x and NLTK print it, 0-100 as sacrebleu 2.x does)"),
+    "rouge": (0.0, 100.0, "0 to 100 (0-1 as the tools print it, 0-100 as papers do)"),
+    "meteor": (0.0, 100.0, "0 to 100 (0-1 as the tools print it, 0-100 as papers do)"),
+    "ter": (0.0, None, ">= 0 (TER has no upper bound: it passes 100 when the hypothesis is longer than "
+                       "the reference)"),
+    "nist": (0.0, None, ">= 0 (NIST has no upper bound: it sums information weights)"),
+    "cider": (0.0, None, ">= 0 (CIDEr's upper bound is its scale, a knob)"),
+}
+
 _MEASURES = {"f": "f", "f1": "f", "fm": "f", "f-measure": "f", "fmeasure": "f", "r": "r", "recall": "r",
              "p": "p", "precision": "p"}
 
@@ -53,10 +70,10 @@ class Claim:
         return abs(score - self.value) <= slack
 
     def shown(self, score: float) -> str:
-        return f"{score:.{self.decimals}f}"
+        return f"{score:.{self.decimals}f}" if abs(score) < 1e16 else f"{score:.6g}"
 
     def __str__(self) -> str:
-        return f"{self.name} {self.value:.{self.decimals}f}"
+        return f"{self.name} {self.shown(self.value)}"
 
 
 def parse_claim(text: str, metric: str | None = None) -> Claim:
@@ -72,12 +89,55 @@ def parse_claim(text: str, metric: str | None = None) -> Claim:
     else:
         name = m.group("name").strip()
     value_text = m.group("value")
-    decimals = len(value_text.split(".", 1)[1]) if "." in value_text else 0
     value = float(value_text)
     family, variant, rouge_types, measure = _metric_of(name, raw)
     if metric is not None and metric.lower() != family:
         raise InputError(f"claim {raw!r} names {family}, but --metric says {metric}")
-    return Claim(raw.strip(), family, name, value, decimals, variant, rouge_types, measure, bool(m.group("pct")))
+    _check_finite(raw, family, name, value_text, value)
+    return Claim(raw.strip(), family, name, value, _decimals(value_text), variant, rouge_types, measure,
+                 bool(m.group("pct")))
+
+
+def is_value_text(text: str) -> bool:
+    """True when ``text`` reads as a claimed value (a number, ``%`` allowed, or ``inf``/``nan``, which
+    :func:`parse_claim` then rejects by name): a claims table's value cell, not its header."""
+    return _VALUE_CELL.fullmatch(text.strip()) is not None
+
+
+def _decimals(value_text: str) -> int:
+    """Printed decimals: ``28.40`` -> 2, ``2.84e1`` -> 1 (the exponent moves the point), ``3e2`` -> 0."""
+    mantissa, exponent = value_text, 0
+    found = _EXPONENT.search(value_text)
+    if found:
+        mantissa, exponent = value_text[:found.start()], int(found.group(1))
+    places = len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
+    return max(0, min(places - exponent, 340))
+
+
+def _cut(text: str, limit: int = 24) -> str:
+    return text if len(text) <= limit else f"{text[:limit - 3]}..."
+
+
+def _check_finite(raw: str, family: str, name: str, value_text: str, value: float) -> None:
+    """NaN, an infinity or a number beyond a double is no claim at all (it can match nothing)."""
+    if math.isnan(value):
+        raise InputError(f"claim {_cut(raw.strip(), 48)!r}: {value_text} is not a number; a {name} score is "
+                         f"{CLAIM_RANGES[family][2]}")
+    if math.isinf(value):
+        what = "infinite" if value_text.strip("+-").lower().startswith("inf") else "beyond the largest double"
+        raise InputError(f"claim {_cut(raw.strip(), 48)!r}: {_cut(value_text)} is {what}; a {name} score is "
+                         f"{CLAIM_RANGES[family][2]}")
+
+
+def range_problem(claim: Claim) -> str | None:
+    """Why no configuration can give the claimed value, when it is outside the scores the claim's
+    family can have (:data:`CLAIM_RANGES`): ``"999.9 is outside the range of BLEU scores, which are
+    0 to 100 (...)"``; None when it is inside. The audit still runs (its nearest configurations show
+    what the author may have meant) and its verdict says this (:mod:`assay.jobs.audit.verdict`)."""
+    low, high, described = CLAIM_RANGES[claim.metric]
+    if low <= claim.value and (high is None or claim.value <= high):
+        return None
+    return f"{_cut(claim.shown(claim.value))} is outside the range of {claim.name} scores, which are {described}"
 
 
 def _metric_of(name: str, raw: str) -> tuple[str, dict[str, Any], tuple[str, ...], str | None]:

@@ -4,7 +4,9 @@
   the community-recommended configuration) gives the claimed number at its printed precision;
 - ``reproduced-other``: only other configurations do (the best explanation is named, with the
   attribution of the gap from the stated configuration);
-- ``not-reproducible``: no configuration of the space does (the nearest ones are listed).
+- ``not-reproducible``: no configuration of the space does (the nearest ones are listed); when
+  the claimed value is outside the range of the metric's scores (BLEU 150, TER -1), the verdict
+  says so (:func:`assay.jobs.audit.claims.range_problem`).
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from assay.core.score import json_safe
-from assay.jobs.audit.claims import Claim
+from assay.jobs.audit.claims import Claim, range_problem
 from assay.jobs.audit.explain import Explanation, explain
 from assay.jobs.audit.search import AuditResult, Auditor, Evaluated
 from assay.jobs.audit.signatures import ParsedSignature
@@ -42,6 +44,16 @@ class ClaimReport:
     @property
     def standard(self) -> Evaluated:
         return self.result.standard
+
+    @property
+    def out_of_range(self) -> str | None:
+        """Why no configuration can give the claimed value, if it is outside the metric's range."""
+        return range_problem(self.claim)
+
+    @property
+    def verdict_text(self) -> str:
+        problem = self.out_of_range
+        return VERDICT_TEXT[self.verdict] + (f": {problem}" if problem else "")
 
 
 def signature_candidates(auditor: Auditor, parsed: ParsedSignature) -> list[Candidate]:
@@ -90,8 +102,12 @@ def audit_claim(auditor: Auditor, claim: Claim, parsed: ParsedSignature | None =
 
 
 # ----------------------------------------------------------------------------- plain data
-def _num(x: float | None, d: int) -> str:
-    return "-" if x is None else f"{x:.{d}f}"
+def _num(x: float | None, d: int, sign: str = "") -> str:
+    """``x`` with ``d`` decimals; a magnitude of 1e16 or more (a claim of ``BLEU 1e308``) in
+    scientific notation, not as 300 digits."""
+    if x is None:
+        return "-"
+    return f"{x:{sign}.{d}f}" if abs(x) < 1e16 else f"{x:{sign}.6g}"
 
 
 def _digits(claim: Claim) -> int:
@@ -113,7 +129,7 @@ def report_json(r: ClaimReport, max_matches: int = 20) -> dict[str, Any]:
         "row": r.row, "system": r.system, "claim": r.claim.text, "metric": r.claim.metric,
         "claimed_value": r.claim.value, "decimals": r.claim.decimals,
         "interval": [r.claim.value - r.claim.half_unit, r.claim.value + r.claim.half_unit],
-        "verdict": r.verdict, "verdict_text": VERDICT_TEXT[r.verdict],
+        "verdict": r.verdict, "verdict_text": r.verdict_text, "out_of_range": r.out_of_range,
         "stated_from": r.stated_from, "stated_signature": r.signature.text if r.signature else None,
         "stated": [ev(e) for e in r.stated],
         "standard": ev(std), "standard_difference": None if std.value is None else round(std.value - r.claim.value, d + 2),
@@ -131,11 +147,11 @@ def render_claim_text(r: ClaimReport, max_matches: int = 20) -> str:
     c, d = r.claim, _digits(r.claim)
     lo, hi = c.value - c.half_unit, c.value + c.half_unit
     out = [f"claim: {c.text}  (printed with {c.decimals} decimal{'s' if c.decimals != 1 else ''}: any score in "
-           f"[{lo:.{c.decimals + 1}f}, {hi:.{c.decimals + 1}f}])" + (f"  system: {r.system}" if r.system else "")]
+           f"[{_num(lo, c.decimals + 1)}, {_num(hi, c.decimals + 1)}])" + (f"  system: {r.system}" if r.system else "")]
     std = r.standard
     if std.ok:
         out.append(f"standard configuration ({std.candidate.label()}): {_num(std.value, d)} -> {c.shown(std.value)}, "
-                   f"difference {std.value - c.value:+.{d}f}")
+                   f"difference {_num(std.value - c.value, d, '+')}")
         out.append(f"  signature: {r.signatures.get(std.candidate, '')}")
     else:
         out.append(f"standard configuration ({std.candidate.label()}): cannot be scored ({std.error})")
@@ -144,7 +160,7 @@ def render_claim_text(r: ClaimReport, max_matches: int = 20) -> str:
             state = "matches the claim" if e.ok and c.matches(e.value) else "does not match the claim"
             out.append(f"stated signature {r.signature.text!r} = {e.candidate.label()}: {_num(e.value, d)} -> {state}"
                        if e.ok else f"stated signature {r.signature.text!r}: cannot be scored ({e.error})")
-    out.append(f"verdict: {VERDICT_TEXT[r.verdict]}" + (f": {r.best.candidate.label()}" if r.verdict == "reproduced-other" else ""))
+    out.append(f"verdict: {r.verdict_text}" + (f": {r.best.candidate.label()}" if r.verdict == "reproduced-other" else ""))
     n = len(r.result.matches)
     out.append(f"{n} of {len(r.result.evaluated)} configurations give {c.shown(c.value)}" +
                (", best explanation first:" if n else "."))
@@ -157,7 +173,7 @@ def render_claim_text(r: ClaimReport, max_matches: int = 20) -> str:
     if r.verdict == "not-reproducible":
         out.append("nearest configurations:")
         for e in r.result.nearest(3):
-            out.append(f"  {_num(e.value, d)} ({e.value - c.value:+.{d}f})  {e.candidate.label()}")
+            out.append(f"  {_num(e.value, d)} ({_num(e.value - c.value, d, '+')})  {e.candidate.label()}")
             out.append(f"       {r.signatures.get(e.candidate) or ''}")
     if r.explanation is not None:
         src = "stated" if r.stated_from == "signature" else "standard"
@@ -180,7 +196,7 @@ def table_rows(reports: Sequence[ClaimReport]) -> list[dict[str, str]]:
         if r.verdict == "not-reproducible":
             config = "-"
             sig = "-"
-            detail = "nearest: " + "; ".join(f"{e.candidate.label()} = {_num(e.value, d)} ({e.value - c.value:+.{d}f})"
+            detail = (f"{r.out_of_range}; " if r.out_of_range else "") + "nearest: " + "; ".join(f"{e.candidate.label()} = {_num(e.value, d)} ({_num(e.value - c.value, d, '+')})"
                                               for e in r.result.nearest(3))
         else:
             config = r.best.candidate.label()

@@ -210,12 +210,7 @@ class _Process:
                           f"while waiting for {what}")
         if len(payload) > self.max_output:
             raise _Broken(f"output too large: a {len(payload)}-byte line (limit {self.max_output})")
-        try:
-            return protocol.loads(payload.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise _Broken(f"reply to {what} is not UTF-8: {payload[:80]!r}") from None
-        except protocol.ProtocolError as exc:
-            raise _Broken(f"garbage output in reply to {what}: {exc}: {payload[:120]!r}") from None
+        return decode_reply(payload, what)
 
     def _exit_text(self, text: str) -> str:
         try:
@@ -257,6 +252,43 @@ class _Broken(Exception):
     """The implementation process misbehaved (the message says how)."""
 
 
+def decode_reply(payload: bytes, what: str) -> Any:
+    """One reply line as JSON; anything else (not UTF-8, not strict JSON, too deep, a number no
+    double holds) is :class:`_Broken` naming what was awaited."""
+    try:
+        payload.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Broken(f"reply to {what} is not UTF-8: {payload[:80]!r}") from None
+    try:
+        return protocol.loads(payload)
+    except protocol.ProtocolError as exc:
+        raise _Broken(f"garbage output in reply to {what}: {exc}: {payload[:120]!r}") from None
+
+
+#: what the runner reads from a ``started`` reply, and the type each must have to be used
+_INFO_LISTS = ("metrics", "levels")
+_INFO_TEXT = ("name", "version", "language", "shape", "profile", "homepage")
+
+
+def started_info(reply: Any) -> dict[str, Any]:
+    """The implementation's metadata from its ``started`` reply. Without schema validation
+    (``--no-validate``) a field of the wrong type is dropped, so the runner never trips on it:
+    ``metrics``/``levels`` must be lists of strings, ``knobs`` a boolean, the text fields strings."""
+    info = reply.get("implementation") if isinstance(reply, dict) else None
+    if not isinstance(info, dict):
+        return {}
+    out = dict(info)
+    for key in _INFO_LISTS:
+        if key in out and not (isinstance(out[key], list) and all(isinstance(v, str) for v in out[key])):
+            del out[key]
+    for key in _INFO_TEXT:
+        if key in out and not isinstance(out[key], str):
+            del out[key]
+    if "knobs" in out and not isinstance(out["knobs"], bool):
+        del out["knobs"]
+    return out
+
+
 class CommandImplementation(Implementation):
     """A program speaking the protocol; restarted after any misbehaviour."""
 
@@ -292,7 +324,7 @@ class CommandImplementation(Implementation):
         except _Broken:
             proc.kill()
             raise
-        self.info = dict(reply.get("implementation", {})) if isinstance(reply, dict) else {}
+        self.info = started_info(reply)
         return proc
 
     def open(self) -> dict[str, Any]:
@@ -338,14 +370,24 @@ class CommandImplementation(Implementation):
             got = reply.get("id") if isinstance(reply, dict) else None
             raise _Broken(f"reply for case {got!r} while waiting for {message['id']!r}")
         if "error" in reply:
-            return Answer("error", message=str(reply["error"]), context=dict(reply.get("context") or {}))
+            context = reply.get("context")
+            return Answer("error", message=str(reply["error"]), context=context if isinstance(context, dict) else {})
         if "skipped" in reply:
             return Answer("skipped", message=str(reply["skipped"]))
         score = reply.get("score")
         if isinstance(score, list) != (message["level"] == "sentence") or not finite(score):
             want = "one score per segment" if message["level"] == "sentence" else "one number"
-            raise _Broken(f"garbage output: expected {want}, got {score!r:.80}")
-        return Answer("result", score, dict(reply.get("components") or {}))
+            raise _Broken(f"garbage output: expected {want}, got {protocol.short(score)}")
+        components = reply.get("components")
+        return Answer("result", score, components if isinstance(components, dict) else {})
+
+    def reply_answer(self, reply: Any, message: dict[str, Any]) -> Answer:
+        """The answer a decoded reply to ``message`` stands for; a misbehaving reply is a
+        ``broken`` answer (what :meth:`answer` returns for it)."""
+        try:
+            return self._read_reply(reply, message)
+        except _Broken as exc:
+            return Answer("broken", message=str(exc))
 
     def close(self) -> None:
         if self._proc is not None:

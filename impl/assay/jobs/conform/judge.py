@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.jobs.conform.protocol import is_number
 from assay.jobs.conform.suite import Case, Expected
 
 PY_EXCEPTION = re.compile(r"^[A-Z]\w*(Error|Exception)$")
@@ -48,9 +49,9 @@ class Outcome:
 def within(expected: float, got: float, tolerance: dict[str, float]) -> bool:
     rel = tolerance.get("rel", 1e-9)
     abs_ = tolerance.get("abs", 0.0)
-    if not (isinstance(got, (int, float)) and math.isfinite(got)):
+    if not is_number(got):            # NaN, an infinity, an int beyond a double, not a number
         return False
-    return abs(got - expected) <= max(abs_, rel * abs(expected), 1e-300 if expected == 0 else 0.0)
+    return abs(float(got) - expected) <= max(abs_, rel * abs(expected), 1e-300 if expected == 0 else 0.0)
 
 
 def close(expected: Any, got: Any, tol: dict[str, float]) -> bool:
@@ -65,7 +66,7 @@ def close(expected: Any, got: Any, tol: dict[str, float]) -> bool:
             close(e, g, tol) for e, g in zip(expected, got))
     if isinstance(got, bool) or not isinstance(got, (int, float)):
         return False
-    return within(float(expected), float(got), tol)
+    return within(float(expected), got, tol)
 
 
 def scaled(value: Any, factor: float) -> Any:
@@ -74,7 +75,10 @@ def scaled(value: Any, factor: float) -> Any:
     if isinstance(value, list):
         return [scaled(v, factor) for v in value]
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value * factor
+        try:
+            return value * factor
+        except OverflowError:        # an int beyond a double: no score (judged as not finite)
+            return math.inf
     return value
 
 
@@ -95,15 +99,18 @@ def describe_difference(expected: Any, got: Any, unit: str = "segment",
         i = bad[0]
         return (f"{len(bad)} of {len(expected)} {units} differ; first at {unit} {i + 1}: "
                 f"{describe_difference(expected[i], got[i], 'entry', tol)}")
-    if isinstance(expected, (int, float)) and isinstance(got, (int, float)) and not isinstance(got, bool):
-        delta = got - expected
+    if isinstance(expected, (int, float)) and is_number(got):
+        delta = float(got) - expected
         rel = abs(delta) / abs(expected) if expected else float("inf")
         return f"expected {expected!r}, got {got!r} (diff {delta:+.3g}, rel {rel:.2g})"
     return f"expected {_fmt(expected)}, got {_fmt(got)}"
 
 
 def _fmt(value: Any) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:               # an int too long to print (sys.get_int_max_str_digits)
+        text = f"<{type(value).__name__} too large to show>"
     return text if len(text) <= 80 else text[:77] + "..."
 
 

@@ -114,7 +114,7 @@ def junit_xml(report: Report, suite_name: str = "assay-conform") -> str:
         props = ET.SubElement(suite, "properties")
         for key in ("name", "version", "language", "shape"):
             if report.implementation.get(key):
-                ET.SubElement(props, "property", name=f"implementation.{key}", value=str(report.implementation[key]))
+                ET.SubElement(props, "property", name=f"implementation.{key}", value=_xml(str(report.implementation[key]), 500))
         for o in outcomes:
             family, _, rest = o.case.id.partition("/")[2].partition("/")
             tc = ET.SubElement(suite, "testcase", classname=f"{metric}.{family}", name=rest or o.case.id,

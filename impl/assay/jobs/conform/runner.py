@@ -89,6 +89,8 @@ def run_suite(impl: Implementation, cases: Iterable[Case], *, skip: Sequence[str
     report = Report(dict(getattr(impl, "info", {}) or {}), factor=factor)
     used: set[str] = set()
     levels = report.implementation.get("levels")
+    if not isinstance(levels, (list, tuple)):   # a direct: implementation's own metadata may say anything
+        levels = None
     for case in cases:
         if listed(case.id, skip):
             outcome = Outcome(case, SKIPPED, "skipped by --skip")

@@ -25,10 +25,11 @@ each one-segment corpus (torchmetrics' only sentence semantics). A case whose sc
 from __future__ import annotations
 
 import inspect
-import math
 import re
 from statistics import fmean
 from typing import Any, Callable
+
+from assay.jobs.conform.protocol import is_number
 
 SHAPES = ("protocol", "sacrebleu", "nltk", "rouge-score", "torchmetrics", "coco")
 
@@ -215,6 +216,7 @@ def _transpose(components: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def finite(score: Any) -> bool:
+    """A number, or a flat list of numbers, that are finite doubles (the protocol's scores)."""
     if isinstance(score, list):
-        return all(finite(s) for s in score)
-    return isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score)
+        return all(is_number(s) for s in score)
+    return is_number(score)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from assay.core.errors import InputError, KnobError
+from assay.core.io import read_utf8
 from assay.core.knobs import hashable
 from assay.core.paths import bundled_fixture_dirs
 from assay.engine.api import make_config
@@ -205,15 +206,29 @@ def select(selection: Selection, cases: Iterable[Case] | None = None) -> list[Ca
     return out
 
 
-def read_expect_fail(path: str | Path) -> list[str]:
-    """A known-failure list: one case id or glob per line; ``#`` starts a comment."""
+def read_expect_fail(path: str | os.PathLike[str]) -> list[str]:
+    """A known-failure list: one case id or glob per line; ``#`` starts a comment; blank lines and
+    a leading byte-order mark are ignored.
+
+    Every problem is an :class:`InputError` naming the file, and the line where there is one: a
+    missing, unreadable or directory path, invalid UTF-8, an entry holding whitespace or control
+    characters (a case id has neither: two ids on one line, or a stray tab, would silently match
+    nothing)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"expect-fail file: expected a path, got {type(path).__name__}")
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read expect-fail file {path}: {exc.strerror}") from None
+        text = read_utf8(path)
+    except InputError as exc:
+        raise InputError(f"cannot read expect-fail file {exc}") from None
+    name = str(path)
     out = []
-    for line in text.splitlines():
+    for lineno, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
         entry = line.split("#", 1)[0].strip()
-        if entry:
-            out.append(entry)
+        if not entry:
+            continue
+        bad = next((c for c in entry if c.isspace() or not c.isprintable()), None)
+        if bad is not None:
+            raise InputError(f"{name}:{lineno}: expected one case id or glob per line, got {entry[:80]!r} "
+                             f"(it holds U+{ord(bad):04X})")
+        out.append(entry)
     return out
