@@ -3,18 +3,69 @@
 For a segment and an order n: ``h`` = hypothesis n-grams, ``r`` = reference n-grams (both
 ``max(L - n + 1, 0)`` for a sequence of length ``L``) and ``m = sum_g min(count_hyp(g),
 count_ref(g))``. Sequences are integer symbols (code points, or word ids for chrF++).
+
+:func:`text_counts` (texts -> lengths and matches) and :func:`pair_matches` (encoded sides ->
+matches) have a compiled twin (``_counts_c``); ``text_counts_py`` and ``pair_matches_py`` are
+the pure-Python specification.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
-from assay.text.ngrams import Encoded
+from assay.core import accel
+from assay.core.knobs import Config
+from assay.metrics.chrf.text import char_text, encode_chars, word_tokens
+from assay.text.ngrams import Encoded, encode
+
+try:
+    from assay.metrics.chrf import _counts_c as _compiled
+except ImportError:       # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
 
 
-def pair_matches(hyp: Encoded, refs: Sequence[Encoded], max_order: int, chunk: int = 1 << 18) -> np.ndarray:
-    """``out[k, s, n-1] = sum_g min(count_hyp(g), count_ref_k(g))`` over the n-grams g of segment s.
+def text_counts(hyp_texts: Sequence[str], streams: Sequence[Sequence[Optional[str]]], words: bool,
+                max_order: int, config: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(hypothesis lengths ``(segments,)``, reference lengths ``(streams, segments)``, matches
+    ``(streams, segments, max_order)`` as :func:`pair_matches`) of one kind of symbols: the
+    characters of :func:`.text.char_text` (``words`` False) or chrF++'s :func:`.text.word_tokens`.
+    A missing (None) reference is an empty one."""
+    if _compiled is not None:
+        return _compiled.text_counts(list(hyp_texts), list(streams), words, max_order,
+                                     bool(config.whitespace), config.whitespace_set == "white_space")
+    return text_counts_py(hyp_texts, streams, words, max_order, config)
+
+
+def text_counts_py(hyp_texts: Sequence[str], streams: Sequence[Sequence[Optional[str]]], words: bool,
+                   max_order: int, config: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`text_counts`, pure Python: encode both sides, then :func:`pair_matches_py`."""
+    if words:
+        vocab: dict[str, int] = {}
+        h_side = encode([word_tokens(t) for t in hyp_texts], vocab)
+        r_sides = [encode([word_tokens(t or "") for t in s], vocab) for s in streams]
+    else:
+        h_side = encode_chars([char_text(t, config) for t in hyp_texts])
+        r_sides = [encode_chars([char_text(t or "", config) for t in s]) for s in streams]
+    ref_lengths = np.array([s.lengths for s in r_sides], dtype=np.int64).reshape(len(r_sides), h_side.n_segments)
+    return h_side.lengths, ref_lengths, pair_matches_py(h_side, r_sides, max_order)
+
+
+def pair_matches(hyp: Encoded, refs: Sequence[Encoded], max_order: int) -> np.ndarray:
+    """``out[k, s, n-1] = sum_g min(count_hyp(g), count_ref_k(g))`` over the n-grams g of segment s."""
+    if _compiled is not None:
+        return _compiled.pair_matches(_int64(hyp.ids), _int64(hyp.offsets), [_int64(r.ids) for r in refs],
+                                      [_int64(r.offsets) for r in refs], max_order)
+    return pair_matches_py(hyp, refs, max_order)
+
+
+def _int64(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def pair_matches_py(hyp: Encoded, refs: Sequence[Encoded], max_order: int, chunk: int = 1 << 18) -> np.ndarray:
+    """:func:`pair_matches`, pure Python (NumPy).
 
     Segments are processed in chunks of about ``chunk`` symbols so that the sorts and scatters of
     :func:`_chunk_matches` stay in cache.

@@ -29,12 +29,11 @@ from assay.core.errors import ToolBehaviourError
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
-from assay.metrics.chrf.counts import ngram_counts, pair_matches
+from assay.metrics.chrf.counts import ngram_counts, text_counts
 from assay.metrics.chrf.knobs import KNOBS
 from assay.metrics.chrf.score import (chrf_values, float32_python_float_mask, metric_name, orders,
                                       scores_from_sums)
-from assay.metrics.chrf.text import char_text, encode_chars, segment_text, word_tokens
-from assay.text.ngrams import Encoded, encode
+from assay.metrics.chrf.text import segment_text
 
 
 class Chrf(MetricFamily):
@@ -49,7 +48,7 @@ class Chrf(MetricFamily):
 
     # ------------------------------------------------------------------ statistics
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
-        hyp_texts = [segment_text(h, i, "hypothesis", config) for i, h in enumerate(hyps)]
+        hyp_texts = [h if type(h) is str else segment_text(h, i, "hypothesis", config) for i, h in enumerate(hyps)]
         streams = self._reference_streams(refs, len(hyp_texts), config)
         if config.lowercase:
             hyp_texts = [t.lower() for t in hyp_texts]
@@ -59,14 +58,10 @@ class Chrf(MetricFamily):
         hyp_cnt, ref_cnt, match = [], [], []   # per order kind: (n_refs, n_seg, orders) arrays
         if config.char_order:
             char_orders = list(range(config.min_char_order, config.char_order + 1))
-            h_side = encode_chars([char_text(t, config) for t in hyp_texts])
-            r_sides = [encode_chars([char_text(t or "", config) for t in s]) for s in streams]
-            self._add_counts(h_side, r_sides, char_orders, config, hyp_cnt, ref_cnt, match)
+            self._add_counts(hyp_texts, streams, False, char_orders, config, hyp_cnt, ref_cnt, match)
         if config.word_order:
-            vocab: dict[str, int] = {}
-            h_side = encode([word_tokens(t) for t in hyp_texts], vocab)
-            r_sides = [encode([word_tokens(t or "") for t in s], vocab) for s in streams]
-            self._add_counts(h_side, r_sides, list(range(1, config.word_order + 1)), config, hyp_cnt, ref_cnt, match)
+            self._add_counts(hyp_texts, streams, True, list(range(1, config.word_order + 1)), config,
+                             hyp_cnt, ref_cnt, match)
         hyp_all = np.concatenate(hyp_cnt, axis=2)
         ref_all = np.concatenate(ref_cnt, axis=2)
         match_all = np.concatenate(match, axis=2)
@@ -81,19 +76,12 @@ class Chrf(MetricFamily):
     def _reference_streams(self, refs: Refs, n_seg: int, config: Config) -> list[list[str | None]]:
         streams = []
         for k, stream in enumerate(refs):
-            out: list[str | None] = []
-            for i, r in enumerate(stream):
-                if r is None:
-                    if config.missing_ref != "skip":
-                        raise ToolBehaviourError(
-                            f"reference stream {k + 1}, segment {i + 1} is missing: the tool fails on a missing "
-                            f"reference ({config.missing_ref})", config.missing_ref)
-                    out.append(None)
-                else:
-                    out.append(segment_text(r, i, f"reference stream {k + 1}, segment", config))
-            streams.append(out)
+            # plain strings pass as they are; anything else (None, token lists) is checked in order
+            streams.append([r if type(r) is str else _reference(r, i, k, config) for i, r in enumerate(stream)])
         if config.multi_ref == "first":
             streams = streams[:1]
+        if streams and not any(None in s for s in streams):
+            return streams
         for i in range(n_seg):
             if all(s[i] is None for s in streams):   # sacrebleu 2.x sums an empty statistics list
                 error = "ValueError" if n_seg == 1 else "IndexError"
@@ -101,12 +89,14 @@ class Chrf(MetricFamily):
                                          error)
         return streams
 
-    def _add_counts(self, h_side: Encoded, r_sides: list[Encoded], kind_orders: list[int], config: Config,
-                    hyp_cnt: list, ref_cnt: list, match: list) -> None:
+    def _add_counts(self, hyp_texts: list[str], streams: list[list[str | None]], words: bool,
+                    kind_orders: list[int], config: Config, hyp_cnt: list, ref_cnt: list, match: list) -> None:
+        """Append the (hyp, ref, match) count arrays of one kind (characters, or chrF++ words)."""
         top = max(kind_orders)
-        m = pair_matches(h_side, r_sides, top)[:, :, min(kind_orders) - 1:top]
-        h = np.broadcast_to(ngram_counts(h_side.lengths, kind_orders)[None], m.shape)
-        r = np.stack([ngram_counts(s.lengths, kind_orders) for s in r_sides])
+        h_len, r_len, m = text_counts(hyp_texts, streams, words, top, config)
+        m = m[:, :, min(kind_orders) - 1:top]
+        h = np.broadcast_to(ngram_counts(h_len, kind_orders)[None], m.shape)
+        r = ngram_counts(r_len, kind_orders)
         if config.hyp_count_without_ref == "zero":
             h = np.where(r > 0, h, 0.0)
         hyp_cnt.append(np.array(h))
@@ -143,10 +133,25 @@ class Chrf(MetricFamily):
         value = float(scores_from_sums(total[None, :], config)[0])
         return value, _components(total, config)
 
+    def sums_suffice(self, config: Config) -> bool:
+        """:meth:`score_stats` reads the column sums only (both ``averaging`` modes)."""
+        return True
+
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
         rows = np.asarray(stats.rows, dtype=np.float64)
         values = scores_from_sums(rows, config).tolist()
         return [(v, partial(_components, rows[i], config)) for i, v in enumerate(values)]
+
+
+def _reference(r: Any, i: int, k: int, config: Config) -> str | None:
+    """Reference ``i`` of stream ``k`` as a string; None when missing (``missing_ref=skip``), else the tool's error."""
+    if r is None:
+        if config.missing_ref != "skip":
+            raise ToolBehaviourError(
+                f"reference stream {k + 1}, segment {i + 1} is missing: the tool fails on a missing "
+                f"reference ({config.missing_ref})", config.missing_ref)
+        return None
+    return segment_text(r, i, f"reference stream {k + 1}, segment", config)
 
 
 def _components(row: np.ndarray, config: Config) -> dict[str, Any]:
