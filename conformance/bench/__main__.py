@@ -14,7 +14,7 @@ from conformance.paths import REPO_ROOT
 
 #: every benchmark module of this package, in the order ``all`` runs them
 BENCHES = ("bleu", "chrf", "ter", "significance", "rouge", "coco", "ptb", "meteor", "meteor15", "report", "audit",
-           "conform")
+           "conform", "dask")
 
 
 def main(argv: list[str] | None = None) -> int:

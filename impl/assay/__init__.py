@@ -13,3 +13,11 @@ from assay.core.stats import SegmentStats
 __all__ = ["__version__", "score", "sentence_scores", "compute_stats", "score_from_stats", "make_config",
            "Score", "SegmentStats", "Profile", "get_profile", "profiles_of", "AssayError", "InputError",
            "KnobError", "MissingDependencyError", "ToolBehaviourError"]
+
+
+def __getattr__(name: str):
+    """``assay.dask`` (the Dask API) is imported on first use, so ``import assay`` never imports Dask."""
+    if name == "dask":
+        import importlib
+        return importlib.import_module("assay.dask")
+    raise AttributeError(f"module 'assay' has no attribute {name!r}")

@@ -5,6 +5,12 @@ The configuration is built once (:func:`assay.engine.api.configure`): it decides
 read (``chop_unterminated_last_line``) and then scores them, in chunks of lines whose text is dropped
 once their statistics rows are made (:mod:`assay.engine.stream`; standard input and the families that
 need a corpus pass, NIST and CIDEr, are read whole).
+
+``-i`` and each ``-r`` may be a quoted glob (``-i 'out/part-*.txt' -r 'ref/part-*.txt'``): the corpus
+is then the matching files (shards) in sorted order, shard i of each reference glob holding the
+references of hypothesis shard i; ``.gz`` files are read through gzip. ``--engine dask`` scores the
+shards on a Dask cluster (:mod:`assay.cli.engine`, :mod:`assay.engine.dask_engine`) with the same
+result; without it nothing imports Dask.
 """
 from __future__ import annotations
 
@@ -15,8 +21,10 @@ from typing import Any
 from assay.cli.coco import run_coco_cli
 from assay.cli.common import (add_encoding, add_width, input_file, parse_knob_settings, read_aligned,
                               report_notes)
+from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.errors import KnobError
 from assay.core.score import Score
+from assay.core.segment_stream import expand_shards, is_gzip
 from assay.engine import api, stream
 from assay.engine.registry import METRIC_NAMES
 
@@ -24,8 +32,10 @@ from assay.engine.registry import METRIC_NAMES
 def add_parser(sub: Any) -> None:
     sc = sub.add_parser("score", help="score a system output against references")
     sc.add_argument("metric", help=f"metric family: {', '.join(METRIC_NAMES)}")
-    sc.add_argument("-i", "--input", help="hypothesis file, one segment per line ('-' = stdin)")
-    sc.add_argument("-r", "--refs", nargs="+", help="reference files, each aligned with the input")
+    sc.add_argument("-i", "--input", help="hypothesis file, one segment per line ('-' = stdin); or a quoted "
+                    "glob of shards ('out/part-*.txt', sorted; .gz read through gzip)")
+    sc.add_argument("-r", "--refs", nargs="+", help="reference files, each aligned with the input; or one quoted "
+                    "glob per reference stream, its shards paired with the input's in sorted order")
     sc.add_argument("-p", "--profile", help="profile name (see `assay profiles METRIC`)")
     sc.add_argument("--set", dest="knobs", action="append", default=[], metavar="KNOB=VALUE",
                     help="override a knob (repeatable; see `assay knobs METRIC`)")
@@ -40,6 +50,7 @@ def add_parser(sub: Any) -> None:
                       "(pycocoevalcap's behaviour) instead of failing on annotated images without one")
     coco.add_argument("--per-image", dest="per_image", action="store_true",
                       help="also print each image's scores (COCOEvalCap.evalImgs)")
+    add_engine_arguments(sc)
     sc.set_defaults(handler=run)
 
 
@@ -47,34 +58,60 @@ def run(args: argparse.Namespace) -> int:
     if args.annotations or args.results:
         if args.metric.lower() != "coco" or not (args.annotations and args.results) or args.input or args.refs:
             raise KnobError("--annotations/--results go together, with metric coco and without -i/-r")
+        if uses_dask(args):
+            raise KnobError("--engine dask scores -i/-r files, not --annotations/--results")
         return run_coco_cli(args)
     if not args.input or not args.refs:
         raise KnobError("score needs -i HYP and -r REF [REF ...] (or, for coco, --annotations and --results)")
-    input_file("-i", args.input, stdin=True)
-    for path in args.refs:
-        input_file("-r", path)
+    dask = uses_dask(args)
+    if dask and args.input == "-":
+        raise KnobError("--engine dask reads files, which its workers open: not standard input (-i -)")
+    hyp_files = expand_shards("-i", args.input)
+    ref_files = [expand_shards("-r", pattern) for pattern in args.refs]
+    for path in hyp_files:
+        input_file("-i", path, stdin=True)
+    for files in ref_files:
+        for path in files:
+            input_file("-r", path)
     knobs = parse_knob_settings(args.knobs)
     configured = api.configure(args.metric, args.profile, "sentence" if args.sentence else "corpus", **knobs)
 
     def show(s: Score) -> None:
         print(json.dumps(s.to_json(), ensure_ascii=False) if args.format == "json" else s.text)
 
-    if stream.streamable(configured, [args.input, *args.refs]):
-        score, notes = stream.score_files(configured, args.input, args.refs, encoding=args.encoding,
+    if dask:
+        from assay.engine.dask_engine.files import score_shards
+
+        with dask_session(args) as session:
+            score, notes = score_shards(session, configured, hyp_files, ref_files, encoding=args.encoding,
+                                        sentence=args.sentence, width=args.width, emit=show)
+        return _finish(score, notes, show)
+    paths = [*hyp_files, *(p for files in ref_files for p in files)]
+    if stream.streamable(configured, paths):
+        score, notes = stream.score_files(configured, hyp_files, ref_files, encoding=args.encoding,
                                           sentence=args.sentence, width=args.width, emit=show)
+        return _finish(score, notes, show)
+    chop = bool(configured.config.get("chop_unterminated_last_line", False))
+    if len(hyp_files) == 1 and not any(is_gzip(p) for p in paths):
+        hyp, refs = read_aligned(hyp_files[0], [files[0] for files in ref_files], args.encoding)
+        hyps = hyp.chopped() if chop else hyp.lines
+        streams = [r.chopped() if chop else r.lines for r in refs]
+    else:
+        hyps, streams, notes = stream.read_shards(hyp_files, ref_files, encoding=args.encoding, chop=chop)
         for note in notes:
             report_notes(note)
-        if score is not None:
-            show(score)
-        return 0
-    hyp, refs = read_aligned(args.input, args.refs, args.encoding)
-    chop = bool(configured.config.get("chop_unterminated_last_line", False))
-    hyps = hyp.chopped() if chop else hyp.lines
-    streams = [r.chopped() if chop else r.lines for r in refs]
     if args.sentence:
         scores = api.sentence_scores_configured(configured, hyps, streams, width=args.width)
     else:
         scores = [api.score_configured(configured, hyps, streams, width=args.width)]
     for s in scores:
         show(s)
+    return 0
+
+
+def _finish(score: Score | None, notes: list[stream.FileNotes], show: Any) -> int:
+    for note in notes:
+        report_notes(note)
+    if score is not None:
+        show(score)
     return 0

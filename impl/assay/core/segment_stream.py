@@ -12,10 +12,18 @@ by ``encoding``, control characters recorded), without ever holding the whole fi
 
 An empty file, or an unterminated last line that a tool chops (multi-bleu-detok), is known from the
 survey before any text is scored, so line-count mismatches fail before the work starts.
+
+A path ending in ``.gz`` is read through gzip (the same contract applies to the decompressed bytes; a
+file that is not valid gzip is an :class:`InputError` naming it). :func:`expand_shards` turns one
+command-line argument into the files of a sharded corpus: a glob (``out/part-*.txt``), matched in
+sorted order, or a plain path.
 """
 from __future__ import annotations
 
 import codecs
+import glob
+import gzip
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
@@ -40,10 +48,15 @@ class FileSurvey:
     n_bytes: int
 
 
+def is_gzip(path: str | Path) -> bool:
+    """Whether ``path`` is read through gzip (its name ends in ``.gz``)."""
+    return str(path).endswith(".gz")
+
+
 def _open(path: str | Path) -> BinaryIO:
     name = str(path)
     try:
-        return open(path, "rb")
+        return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")   # type: ignore[return-value]
     except FileNotFoundError:
         raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:
@@ -52,18 +65,48 @@ def _open(path: str | Path) -> BinaryIO:
         raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from None
 
 
+def _blocks(path: str | Path) -> Iterator[bytes]:
+    """The file's (decompressed) bytes, :data:`BLOCK_BYTES` at a time; a broken gzip stream is an
+    :class:`InputError` naming the file."""
+    handle = _open(path)
+    try:
+        while True:
+            try:
+                block = handle.read(BLOCK_BYTES)
+            except (OSError, EOFError, zlib.error) as exc:
+                if not is_gzip(path):
+                    raise InputError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+                raise InputError(f"{path}: not a valid gzip file ({exc})") from None
+            if not block:
+                return
+            yield block
+    finally:
+        handle.close()
+
+
+def expand_shards(option: str, pattern: str) -> list[str]:
+    """The files one argument names: itself if it is ``-`` or an existing path or has no glob
+    characters (a missing file is reported by whoever opens it), else the glob's matches in sorted
+    order; a glob that matches nothing is an :class:`InputError` naming ``option``."""
+    if pattern == "-" or Path(pattern).exists() or not any(c in pattern for c in "*?["):
+        return [pattern]
+    matches = sorted(glob.glob(pattern))
+    if not matches:
+        raise InputError(f"{option} {pattern}: no file matches")
+    return matches
+
+
 def survey(path: str | Path, *, encoding: str = "utf-8", allow_empty: bool = False) -> FileSurvey:
     """Count the lines of a file (as :func:`read_segments` would split it) in one pass over its bytes."""
     if encoding not in ENCODINGS:
         raise InputError(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
     newlines, size, last, head = 0, 0, b"", b""
-    with _open(path) as handle:
-        while block := handle.read(BLOCK_BYTES):
-            if len(head) < 3:
-                head = (head + block)[:3]
-            newlines += block.count(b"\n")
-            size += len(block)
-            last = block[-1:]
+    for block in _blocks(path):
+        if len(head) < 3:
+            head = (head + block)[:3]
+        newlines += block.count(b"\n")
+        size += len(block)
+        last = block[-1:]
     bom = head.startswith(codecs.BOM_UTF8)
     text_bytes = size - (3 if bom and encoding == "utf-8-sig" else 0)
     if text_bytes == 0:
@@ -116,38 +159,38 @@ def iter_chunks(path: str | Path, *, encoding: str = "utf-8", chunk_lines: int =
     lines_read = 0              # lines decoded so far
     byte_offset = 0
     carry = b""
-    with _open(path) as handle:
-        first_block = True
-        while True:
-            block = handle.read(BLOCK_BYTES)
-            data = carry + block
-            if not block:
-                cut = len(data)
-            else:
-                cut = data.rfind(b"\n") + 1
-                if cut == 0:         # no line end yet: read on
-                    carry = data
-                    continue
-            piece, carry = data[:cut], data[cut:]
-            if first_block and piece.startswith(codecs.BOM_UTF8) and encoding == "utf-8-sig":
-                piece, byte_offset = piece[3:], 3
-            first_block = False
-            if piece:
-                text = _decode(piece, name, lines_read, byte_offset)
-                byte_offset += len(piece)
-                if controls is not None:
-                    controls.add(text, lines_read)
-                lines = text.split("\n")
-                if text.endswith("\n"):
-                    lines.pop()
-                lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
-                lines_read += len(lines)
-                pending.extend(lines)
-                while len(pending) >= chunk_lines:
-                    yield first_line, pending[:chunk_lines]
-                    del pending[:chunk_lines]
-                    first_line += chunk_lines
-            if not block:
-                break
+    first_block = True
+    blocks = _blocks(path)
+    while True:
+        block = next(blocks, b"")
+        data = carry + block
+        if not block:
+            cut = len(data)
+        else:
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:         # no line end yet: read on
+                carry = data
+                continue
+        piece, carry = data[:cut], data[cut:]
+        if first_block and piece.startswith(codecs.BOM_UTF8) and encoding == "utf-8-sig":
+            piece, byte_offset = piece[3:], 3
+        first_block = False
+        if piece:
+            text = _decode(piece, name, lines_read, byte_offset)
+            byte_offset += len(piece)
+            if controls is not None:
+                controls.add(text, lines_read)
+            lines = text.split("\n")
+            if text.endswith("\n"):
+                lines.pop()
+            lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+            lines_read += len(lines)
+            pending.extend(lines)
+            while len(pending) >= chunk_lines:
+                yield first_line, pending[:chunk_lines]
+                del pending[:chunk_lines]
+                first_line += chunk_lines
+        if not block:
+            break
     if pending:
         yield first_line, pending

@@ -139,6 +139,7 @@ def cider_config(config: Config) -> Config:
 class Coco(MetricFamily):
     name = "coco"
     knobset = KNOBS
+    corpus_pass = True   # its CIDEr columns carry the whole corpus's document frequencies
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
         flat, owner = group_refs(hyps, refs)

@@ -6,18 +6,26 @@ Statistics are additive rows (:mod:`assay.core.stats`), so a corpus score over f
 The result is identical to scoring the whole corpus at once: rows do not depend on the chunking,
 and the score stage sees the same rows in the same order. Sentence scores are emitted chunk by chunk.
 
+A corpus may come in **shards** (:class:`Shard`): hypothesis files ``part-1 … part-k`` and, per
+reference stream, as many reference files, paired in order (shard i of every stream holds the
+references of shard i of the hypotheses, line for line). The corpus is the shards' lines in order;
+each shard file is read as a file of its own (a multi-bleu-detok chop applies to each unterminated
+shard). The same per-shard reader (:func:`shard_chunks`) serves this single process and the Dask
+engine (:mod:`assay.engine.dask_engine`), so both give the same rows and the same error messages.
+
 Families whose rows depend on the whole corpus (``MetricFamily.corpus_pass``: NIST's information
-weights, CIDEr's document frequencies) are read whole, as before; so is standard input (``-``),
-which cannot be surveyed before it is read.
+weights, CIDEr's document frequencies) are read whole here (:func:`read_shards`); so is standard
+input (``-``), which cannot be surveyed before it is read.
 
 Errors a family raises about a segment of a chunk (``segment 3``, ``document 3``) are renumbered to
-the segment's line in the files.
+the segment's line in the files (of a sharded corpus: in the shard, whose hypothesis file the
+message then names).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -45,14 +53,43 @@ class FileNotes:
         return self.controls.result()
 
 
+@dataclass(frozen=True)
+class Shard:
+    """One shard of a corpus: a hypothesis file and its reference files, one per reference stream."""
+
+    hyp: str
+    refs: tuple[str, ...]
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return (self.hyp, *self.refs)
+
+
+def pair_shards(hyp: str | Sequence[str], refs: Sequence[str | Sequence[str]]) -> list[Shard]:
+    """Shards from the hypothesis files and, per reference stream, its files (a string is one file);
+    every stream must have as many files as the hypotheses (:class:`InputError` otherwise)."""
+    hyp_files = [hyp] if isinstance(hyp, str) else list(hyp)
+    streams = [[r] if isinstance(r, str) else list(r) for r in refs]
+    if not hyp_files:
+        raise InputError("no hypothesis file")
+    for k, files in enumerate(streams):
+        if len(files) != len(hyp_files):
+            hint = (" (quote a glob given to -r, or each of its files counts as a reference stream of its own)"
+                    if len(files) == 1 and len(hyp_files) > 1 else "")
+            raise InputError(f"reference stream {k + 1} has {len(files)} file(s) but the hypotheses have "
+                             f"{len(hyp_files)} shard(s); every stream needs one file per hypothesis shard{hint}")
+    return [Shard(h, tuple(s[i] for s in streams)) for i, h in enumerate(hyp_files)]
+
+
 def streamable(configured: api.Configured, paths: Sequence[str]) -> bool:
     """Whether files can be scored in chunks under this configuration (not stdin, no corpus pass)."""
     return not configured.family.corpus_pass and "-" not in paths
 
 
-def survey_aligned(hyp_path: str, ref_paths: Sequence[str], encoding: str) -> list[FileSurvey]:
+def survey_aligned(hyp_path: str, ref_paths: Sequence[str], encoding: str, allow_empty: bool = False
+                   ) -> list[FileSurvey]:
     """Survey every file and check they have one line per segment each (before any scoring)."""
-    surveys = [survey(p, encoding=encoding) for p in [hyp_path, *ref_paths]]
+    surveys = [survey(p, encoding=encoding, allow_empty=allow_empty) for p in [hyp_path, *ref_paths]]
     hyp = surveys[0]
     for ref in surveys[1:]:
         if ref.n_lines != hyp.n_lines:
@@ -61,18 +98,38 @@ def survey_aligned(hyp_path: str, ref_paths: Sequence[str], encoding: str) -> li
     return surveys
 
 
-def _renumbered(exc: AssayError, offset: int) -> AssayError:
-    """The same error with segment numbers made file-relative (``offset`` lines precede the chunk)."""
-    if offset == 0:
+def survey_shard(shard: Shard, encoding: str, sharded: bool) -> list[FileSurvey]:
+    """:func:`survey_aligned` of one shard; a shard of several may be empty (the corpus may not)."""
+    return survey_aligned(shard.hyp, shard.refs, encoding, allow_empty=sharded)
+
+
+def corpus_lines(surveys: Sequence[Sequence[FileSurvey]]) -> list[int]:
+    """Each shard's line count, checking the corpus has a segment (:class:`InputError` otherwise)."""
+    counts = [s[0].n_lines for s in surveys]
+    if not sum(counts):
+        raise InputError("every input shard is empty: no segment to score")
+    return counts
+
+
+def renumbered(exc: AssayError, offset: int, where: str = "") -> AssayError:
+    """The same error with segment numbers made file-relative (``offset`` lines precede the chunk),
+    prefixed by ``where`` (the shard)."""
+    if offset == 0 and not where:
         return exc
-    message = _NUMBERED.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + offset}", str(exc))
+    message = where + _NUMBERED.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + offset}", str(exc))
     if isinstance(exc, ToolBehaviourError):
         return ToolBehaviourError(message, exc.tool_error)
     return type(exc)(message)
 
 
-def _aligned_chunks(surveys: Sequence[FileSurvey], encoding: str, chunk_lines: int, chop: bool,
-                    notes: Sequence[FileNotes]) -> Iterator[tuple[int, list[str], list[list[str]]]]:
+def chops(configured: api.Configured) -> bool:
+    """Whether the configuration chops an unterminated last line (multi-bleu-detok)."""
+    return bool(configured.config.get("chop_unterminated_last_line", False))
+
+
+def shard_text(surveys: Sequence[FileSurvey], encoding: str, chunk_lines: int, chop: bool,
+               notes: Sequence[FileNotes]) -> Iterator[tuple[int, list[str], list[list[str]]]]:
+    """``(first line, hypotheses, reference streams)`` per chunk of one shard's aligned files."""
     readers = [iter_chunks(s.path, encoding=encoding, chunk_lines=chunk_lines, controls=n.controls)
                for s, n in zip(surveys, notes)]
     total = surveys[0].n_lines
@@ -86,41 +143,95 @@ def _aligned_chunks(surveys: Sequence[FileSurvey], encoding: str, chunk_lines: i
         yield first, columns[0], columns[1:]
 
 
-def score_files(configured: api.Configured, hyp_path: str, ref_paths: Sequence[str], *, encoding: str = "utf-8",
-                sentence: bool = False, width: int | None = None, chunk_lines: int = CHUNK_LINES,
-                emit: Callable[[Score], None] | None = None) -> tuple[Score | None, list[FileNotes]]:
-    """Score aligned files in chunks of ``chunk_lines`` lines.
+def notes_of(surveys: Sequence[FileSurvey], encoding: str) -> list[FileNotes]:
+    """Fresh notes for the files of ``surveys`` (filled while their text is read)."""
+    return [FileNotes(s.path, s.bom, s.bom and encoding == "utf-8-sig") for s in surveys]
+
+
+def shard_chunks(configured: api.Configured, surveys: Sequence[FileSurvey], encoding: str, chunk_lines: int,
+                 notes: Sequence[FileNotes], *, where: str = "", context: Mapping[str, Any] | None = None
+                 ) -> Iterator[tuple[int, SegmentStats]]:
+    """``(first line, rows)`` per chunk of one shard. ``where`` prefixes errors (the shard, when
+    the corpus has several); ``context`` is the whole corpus's first pass (corpus-pass families)."""
+    family, config = configured.family, configured.config
+    for first, hyps, streams in shard_text(surveys, encoding, chunk_lines, chops(configured), notes):
+        try:
+            if context is None:
+                stats = family.segment_stats(hyps, streams, config)
+            else:
+                stats = family.segment_stats(hyps, streams, config, context)   # type: ignore[call-arg]
+        except (InputError, ToolBehaviourError) as exc:
+            raise renumbered(exc, first - 1, where) from None
+        yield first, stats
+
+
+def shard_label(shard: Shard, sharded: bool) -> str:
+    """The prefix of a shard's errors: its hypothesis file, when the corpus has several shards."""
+    return f"{shard.hyp}: " if sharded else ""
+
+
+def score_files(configured: api.Configured, hyp_path: str | Sequence[str], ref_paths: Sequence[str | Sequence[str]],
+                *, encoding: str = "utf-8", sentence: bool = False, width: int | None = None,
+                chunk_lines: int = CHUNK_LINES, emit: Callable[[Score], None] | None = None
+                ) -> tuple[Score | None, list[FileNotes]]:
+    """Score aligned files (or aligned shards: :func:`pair_shards`) in chunks of ``chunk_lines`` lines.
 
     Corpus level: returns the Score. Sentence level: passes each segment's Score to ``emit`` as its
     chunk is done, and returns None. Either way also returns each file's notes (byte-order mark,
     control characters) for the caller to report."""
-    surveys = survey_aligned(hyp_path, ref_paths, encoding)
-    api.check_max_refs(configured.profile, len(ref_paths))
-    notes = [FileNotes(s.path, s.bom, s.bom and encoding == "utf-8-sig") for s in surveys]
-    chop = bool(configured.config.get("chop_unterminated_last_line", False))
+    shards = pair_shards(hyp_path, ref_paths)
+    sharded = len(shards) > 1
+    surveys = [survey_shard(s, encoding, sharded) for s in shards]
+    counts = corpus_lines(surveys)
+    api.check_max_refs(configured.profile, len(shards[0].refs))
     family, config = configured.family, configured.config
-    nrefs = str(len(ref_paths))
+    nrefs = str(len(shards[0].refs))
     rows: np.ndarray | None = None      # every segment's row, allocated once the width is known
     columns: tuple[str, ...] = ()
     context: Any = None
-    for first, hyps, streams in _aligned_chunks(surveys, encoding, chunk_lines, chop, notes):
-        try:
-            stats = family.segment_stats(hyps, streams, config)
-        except (InputError, ToolBehaviourError) as exc:
-            raise _renumbered(exc, first - 1) from None
-        if sentence:
-            for s in api.sentence_scores_from_stats(configured, stats, lambda i: nrefs, width):
-                (emit or _discard)(s)
-            continue
-        if rows is None:
-            rows = np.empty((surveys[0].n_lines, stats.rows.shape[1]), dtype=stats.rows.dtype)
-            columns, context = stats.columns, stats.context
-        rows[first - 1:first - 1 + len(stats)] = stats.rows
+    all_notes: list[FileNotes] = []
+    offset = 0
+    for shard, shard_surveys, count in zip(shards, surveys, counts):
+        notes = notes_of(shard_surveys, encoding)
+        all_notes.extend(notes)
+        for first, stats in shard_chunks(configured, shard_surveys, encoding, chunk_lines, notes,
+                                         where=shard_label(shard, sharded)):
+            if sentence:
+                for s in api.sentence_scores_from_stats(configured, stats, lambda i: nrefs, width):
+                    (emit or _discard)(s)
+                continue
+            if rows is None:
+                rows = np.empty((sum(counts), stats.rows.shape[1]), dtype=stats.rows.dtype)
+                columns, context = stats.columns, stats.context
+            start = offset + first - 1
+            rows[start:start + len(stats)] = stats.rows
+        offset += count
     if sentence:
-        return None, notes
-    assert rows is not None      # survey_aligned: at least one line
+        return None, all_notes
+    assert rows is not None      # corpus_lines: at least one line
     stats = SegmentStats(columns, rows, context)
-    return api.family_score(family, stats, config, configured.profile, nrefs, width), notes
+    return api.family_score(family, stats, config, configured.profile, nrefs, width), all_notes
+
+
+def read_shards(hyp_path: str | Sequence[str], ref_paths: Sequence[str | Sequence[str]], *, encoding: str = "utf-8",
+                chop: bool = False) -> tuple[list[str], list[list[str]], list[FileNotes]]:
+    """The whole corpus of aligned files or shards as lines (for what cannot be scored in chunks:
+    a corpus pass), read with the chunk reader (so ``.gz`` shards work too), and every file's notes."""
+    shards = pair_shards(hyp_path, ref_paths)
+    sharded = len(shards) > 1
+    surveys = [survey_shard(s, encoding, sharded) for s in shards]
+    corpus_lines(surveys)
+    hyps: list[str] = []
+    streams: list[list[str]] = [[] for _ in shards[0].refs]
+    all_notes: list[FileNotes] = []
+    for shard_surveys in surveys:
+        notes = notes_of(shard_surveys, encoding)
+        all_notes.extend(notes)
+        for _, chunk_hyps, chunk_streams in shard_text(shard_surveys, encoding, CHUNK_LINES, chop, notes):
+            hyps.extend(chunk_hyps)
+            for out, lines in zip(streams, chunk_streams):
+                out.extend(lines)
+    return hyps, streams, all_notes
 
 
 def _discard(_: Any) -> None:

@@ -4,6 +4,11 @@ Tokens are interned to integer ids; an n-gram of order n gets a compact integer 
 ranking the pairs (code of its (n-1)-gram prefix, id of its last token) with ``np.unique``,
 so no per-n-gram Python object is ever made. Counts per (segment, n-gram) are then sorted
 integer keys, and clipping (``min(hyp count, max ref count)``) is a ``searchsorted`` join.
+
+:func:`encode` and :func:`clipped_matches` have a compiled twin (``assay.text._ngrams_c``,
+:mod:`assay.core.accel`); :func:`encode_py` and :func:`clipped_matches_py` are the pure
+specification. The twin of ``clipped_matches`` works one segment at a time (a segment-local hash
+table of n-gram codes), so its memory is proportional to the longest segment, not the corpus.
 """
 from __future__ import annotations
 
@@ -12,6 +17,16 @@ from itertools import chain
 from typing import Sequence
 
 import numpy as np
+
+from assay.core import accel
+
+try:
+    from assay.text import _ngrams_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
+
+_MAX_VOCAB = 2 ** 31 - 1   # the twin keeps token ids and n-gram codes in int32
 
 
 @dataclass(frozen=True)
@@ -31,7 +46,19 @@ class Encoded:
 
 
 def encode(token_lists: Sequence[Sequence[str]], vocab: dict[str, int]) -> Encoded:
-    """Intern tokens (growing ``vocab``) and return the flat encoding."""
+    """Intern tokens (growing ``vocab``: a new token gets ``len(vocab)``) and return the flat encoding."""
+    if _compiled is None:
+        return encode_py(token_lists, vocab)
+    lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+    offsets = np.zeros(len(token_lists) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    ids = np.empty(int(offsets[-1]), dtype=np.int64)
+    _compiled.encode_into(token_lists, vocab, ids)
+    return Encoded(ids, offsets)
+
+
+def encode_py(token_lists: Sequence[Sequence[str]], vocab: dict[str, int]) -> Encoded:
+    """:func:`encode`, pure Python (the specification of the twin)."""
     lengths = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=len(token_lists))
     offsets = np.zeros(len(token_lists) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
@@ -47,6 +74,24 @@ def clipped_matches(sides: Sequence[Encoded], max_order: int) -> np.ndarray:
     """``correct[s, n-1] = sum_g min(count_hyp(g), max_r count_r(g))`` for every segment s and order n.
 
     ``sides[0]`` is the hypothesis side, ``sides[1:]`` the reference streams (aligned segments).
+    """
+    if _compiled is None:
+        return clipped_matches_py(sides, max_order)
+    ids = [np.ascontiguousarray(s.ids, dtype=np.int64) for s in sides]
+    bounds = [(int(i.min()), int(i.max())) for i in ids if len(i)]
+    vocab_size = max((hi for _, hi in bounds), default=-1) + 1
+    if vocab_size > min(_MAX_VOCAB, max(8 * sum(map(len, ids)), 1 << 24)) or any(lo < 0 for lo, _ in bounds):
+        # ids not from one encode() vocabulary: the twin's per-id unigram counters would be too large
+        return clipped_matches_py(sides, max_order)
+    correct = np.zeros((sides[0].n_segments, max_order))
+    _compiled.clipped_matches_into(ids, [np.ascontiguousarray(s.offsets, dtype=np.int64) for s in sides],
+                                   max_order, vocab_size, correct)
+    return correct
+
+
+def clipped_matches_py(sides: Sequence[Encoded], max_order: int) -> np.ndarray:
+    """:func:`clipped_matches`, pure numpy (the specification of the twin).
+
     N-gram codes here are segment-specific (the segment index is part of the first code), so
     one ``np.unique`` per order is the only sort; counting and clipping are ``bincount``s.
     """

@@ -45,13 +45,31 @@ hypothesis, including U+001C-U+001F, U+0085, U+2028/9 and lone surrogates in the
 most half of the lines are distinct (a reference stream repeated for several systems), only the
 distinct ones are tokenised (:func:`assay.tokenizers.base.distinct_batch`; nothing is cached
 between calls).
+
+Compiled twin (``assay.tokenizers._tok_13a_c``, :mod:`assay.core.accel`): one scan over the code
+points applies rules 4-5 and cuts the tokens as slices (13a only inserts spaces, so every token is
+a slice of the text after rules 1-3); rules 1-3 and lowercasing stay the Python functions of this
+module. ``tokenize_lines`` uses it; :meth:`Tokenizer13a.id_encoder` goes one step further and
+interns the slices straight into integer ids (no ``str`` per token), for the n-gram metrics.
 """
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Callable, Optional, Sequence
 
+import numpy as np
+
+from assay.core import accel
 from assay.tokenizers.base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
+
+try:
+    from assay.tokenizers import _tok_13a_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
+
+#: ``lines -> (ids, lengths)``: token ids of every line, concatenated (int64), and each line's count
+IdEncoder = Callable[[Sequence[str]], "tuple[np.ndarray, np.ndarray]"]
 
 # ---------------------------------------------------------------------------------------------
 # The literal rules (reference implementation, used by the tests and by nothing hot).
@@ -71,8 +89,7 @@ def reference_13a_regexes(padded: str) -> str:
 
 def reference_tokenize(line: str) -> str:
     """Rules 1-5 with the literal regexes, one segment (the oracle for ``Tokenizer13a.tokenize``)."""
-    text = unescape_13a(strip_skipped_and_join(line))
-    return " ".join(reference_13a_regexes(f" {text} ").split())
+    return " ".join(reference_13a_regexes(f" {rules_1_to_3(line)} ").split())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -84,6 +101,11 @@ def strip_skipped_and_join(text: str) -> str:
     if "\n" in text:
         text = text.replace("-\n", "").replace("\n", " ")
     return text
+
+
+def rules_1_to_3(text: str) -> str:
+    """Rules 1-3 on one segment (``<skipped>``, line breaks, the four entities)."""
+    return unescape_13a(strip_skipped_and_join(text))
 
 
 def unescape_13a(text: str) -> str:
@@ -219,14 +241,40 @@ class Tokenizer13a(Tokenizer):
     signature_name = "13a"
 
     def tokenize(self, line: str) -> str:
-        text = unescape_13a(strip_skipped_and_join(line))
-        return " ".join(apply_13a_regexes(f" {text} ").split())
+        return " ".join(apply_13a_regexes(f" {rules_1_to_3(line)} ").split())
 
     def tokenize_segment(self, line: str, lowercase: Lowercase = None) -> list[str]:
         return self.tokenize(lowercase_text(line, lowercase).rstrip()).split()
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        if _compiled is not None:
+            lower = _lowercaser(lowercase)
+            return distinct_batch(lines, lambda distinct: _compiled.tokenize_lines(distinct, lower, rules_1_to_3))
         return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
+
+    def id_encoder(self, lowercase: Lowercase = None) -> Optional[IdEncoder]:
+        """Compiled path only (None on the pure path): a function ``lines -> (ids, lengths)`` that
+        tokenises like :meth:`tokenize_lines` and interns the tokens into one table kept across its
+        calls (ids 0, 1, ... in first-seen order): the same arrays as ``tokenize_lines`` followed by
+        :func:`assay.text.ngrams.encode` with one fresh vocabulary, without a ``str`` per token.
+        A line repeated in a call is scanned once (a reference stream repeated for several systems).
+        """
+        if _compiled is None:
+            return None
+        table = _compiled.CodeTable()
+        lower = _lowercaser(lowercase)
+
+        def encode(lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+            lines = list(lines)
+            distinct = list(dict.fromkeys(lines))
+            if len(distinct) * 2 > len(lines):
+                return table.encode_lines(lines, lower, rules_1_to_3)
+            ids, lengths = table.encode_lines(distinct, lower, rules_1_to_3)
+            index = dict(zip(distinct, range(len(distinct))))
+            which = np.fromiter(map(index.__getitem__, lines), dtype=np.int64, count=len(lines))
+            return _gather(ids, lengths, which)
+
+        return encode
 
     def _batch(self, lines: list[str], lowercase: Lowercase) -> list[list[str]]:
         if not lines:
@@ -242,3 +290,24 @@ class Tokenizer13a(Tokenizer):
         except _NoPlaceholder:
             return [self.tokenize_segment(line, lowercase) for line in lines]
         return [piece.split() for piece in text.split(sep)]
+
+
+def _lowercaser(mode: Lowercase) -> Optional[Callable[[str], str]]:
+    """``lowercase_text(., mode)`` as a one-argument function (None: no lowercasing)."""
+    if mode is None:
+        return None
+    if mode == "unicode":
+        return str.lower
+    return lambda text: lowercase_text(text, mode)
+
+
+def _gather(ids: np.ndarray, lengths: np.ndarray, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(ids, lengths)`` of lines ``which`` (indices into the encoded lines), concatenated."""
+    starts = np.zeros(len(lengths), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    out_lengths = lengths[which]
+    out_starts = np.zeros(len(which), dtype=np.int64)
+    np.cumsum(out_lengths[:-1], out=out_starts[1:])
+    total = int(out_lengths.sum())
+    shift = np.repeat(starts[which] - out_starts, out_lengths)
+    return ids[shift + np.arange(total, dtype=np.int64)], out_lengths

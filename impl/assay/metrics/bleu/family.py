@@ -63,6 +63,10 @@ class Bleu(MetricFamily):
         scored = score_rows(stats.total()[None, :], config, last, stats.columns)
         return float(scored.values[0]), scored.components(0)
 
+    def sums_suffice(self, config: Config) -> bool:
+        """:meth:`score_stats` reads the column sums only, unless NLTK methods 5-7 read the last row."""
+        return not reads_last_segment(config)
+
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
         """Each row scored as a corpus of its own (it is its own last segment)."""
         scored = score_rows(stats.rows, config, stats.rows, stats.columns)

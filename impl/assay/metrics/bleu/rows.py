@@ -26,9 +26,12 @@ from assay.core.errors import ToolBehaviourError
 from assay.core.family import Refs, Segments
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
-from assay.text.ngrams import clipped_matches, encode
+from assay.text.ngrams import Encoded, clipped_matches, encode
 from assay.text.segments import tokenize_refs, tokenize_segments
+from assay.tokenizers import get_tokenizer
+from assay.tokenizers.tok_13a import IdEncoder, Tokenizer13a
 
+_STR_OR_NONE = {str, type(None)}
 NEXT_ORDER = 5   # NLTK method5 appends the last segment's 5-gram precision for every N
 
 
@@ -48,17 +51,13 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
             if all(s[i] is None for s in refs):
                 raise ToolBehaviourError(f"segment {i + 1} has no valid reference (sacrebleu 1.x: "
                                          "'No valid references for a sentence!')", "EOFError")
-    hyp_toks = tokenize_segments(hyps, config)
-    ref_toks = tokenize_refs(refs, config)
-    n_seg = len(hyp_toks)
+    sides, present = encode_sides(hyps, refs, config)
+    n_seg = sides[0].n_segments
     n_main = config.max_ngram_order
     order = max(n_main, NEXT_ORDER)
 
-    vocab: dict[str, int] = {}
-    sides = [encode(hyp_toks, vocab)] + [encode([t or [] for t in s], vocab) for s in ref_toks]
     hyp_len = sides[0].lengths.astype(np.float64)
-    present = np.array([[t is not None for t in s] for s in ref_toks], dtype=bool).reshape(len(ref_toks), n_seg)
-    ref_lens = np.vstack([s.lengths for s in sides[1:]]).astype(np.float64) if ref_toks else \
+    ref_lens = np.vstack([s.lengths for s in sides[1:]]).astype(np.float64) if len(sides) > 1 else \
         np.zeros((0, n_seg))
     ref_len = choose_ref_length(hyp_len, ref_lens, present, config.ref_length)
 
@@ -68,6 +67,50 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     parts = [hyp_len[:, None], ref_len[:, None], correct[:, :n_main], total[:, :n_main], correct[:, nxt],
              total[:, nxt]]
     return SegmentStats(columns(n_main), np.hstack(parts))
+
+
+def encode_sides(hyps: Segments, refs: Refs, config: Config) -> tuple[list[Encoded], np.ndarray]:
+    """The hypotheses and every reference stream as token ids of one vocabulary (a missing
+    reference is an empty segment), and which references are present ((n_refs, n_segments) bool).
+
+    Strings under a tokenizer with an id encoder (13a, compiled) go straight from text to ids;
+    everything else is tokenised (:func:`assay.text.segments.tokenize_segments`) and then interned
+    (:func:`assay.text.ngrams.encode`). Both give the same arrays (tests/accel).
+    """
+    present = np.array([[r is not None for r in s] for s in refs], dtype=bool).reshape(len(refs), len(hyps))
+    direct = _id_encoder(hyps, refs, config)
+    if direct is not None:
+        sides = [_encoded(*direct(hyps))]
+        for stream, here in zip(refs, present):
+            ids, lengths = direct([r for r in stream if r is not None])
+            if not here.all():
+                full = np.zeros(len(stream), dtype=np.int64)
+                full[here] = lengths
+                lengths = full
+            sides.append(_encoded(ids, lengths))
+        return sides, present
+    hyp_toks = tokenize_segments(hyps, config)
+    ref_toks = tokenize_refs(refs, config)
+    vocab: dict[str, int] = {}
+    return [encode(hyp_toks, vocab)] + [encode([t or [] for t in s], vocab) for s in ref_toks], present
+
+
+def _id_encoder(hyps: Segments, refs: Refs, config: Config) -> IdEncoder | None:
+    """The tokenizer's id encoder when every segment is a string and no token-level lowercasing
+    is asked for (``lowercase_refs_after_tokenizing``); else None."""
+    mode = config["lowercase_mode"] if config["lowercase"] else None
+    if mode is not None and config.get("lowercase_refs_after_tokenizing", False):
+        return None
+    if set(map(type, hyps)) != {str} or any(not set(map(type, s)) <= _STR_OR_NONE for s in refs):
+        return None
+    tokenizer = get_tokenizer(config.tokenize)
+    return tokenizer.id_encoder(mode) if isinstance(tokenizer, Tokenizer13a) else None
+
+
+def _encoded(ids: np.ndarray, lengths: np.ndarray) -> Encoded:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return Encoded(ids, offsets)
 
 
 def _has_content(ref: Any) -> bool:

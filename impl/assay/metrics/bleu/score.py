@@ -248,7 +248,7 @@ def _float64(sums: np.ndarray, plan: _Plan, config: Config, last: np.ndarray | N
 
     positive = prec > 0
     logs = _log(np.where(positive, prec, 1.0))     # log 1 = 0 where p_n <= 0
-    bp = np.array([_brevity_penalty(s, r) for s, r in zip(sys_len.tolist(), ref_len.tolist())])
+    bp = _brevity_penalties(sys_len, ref_len)
     scale = plan.scale
     per_tuple = [np.where(early, 0.0, scale * bp * _exp(_log_sum(w, zero_terms, positive, logs)))
                  for w, zero_terms in _weight_matrices(plan, eff, sys_len)]
@@ -367,13 +367,16 @@ def _log_sum(weights: np.ndarray, zero_terms: Any, positive: np.ndarray, logs: n
     return np.add.accumulate(terms, axis=1)[:, -1] + 0.0
 
 
-def _brevity_penalty(sys_len: float, ref_len: float) -> float:
-    """BP = 1 if c >= r (so also when both are 0, as sacrebleu), 0 if c = 0 < r, else exp(1 - r/c)."""
-    if sys_len >= ref_len:
-        return 1.0
-    if sys_len == 0:
-        return 0.0
-    return math.exp(1.0 - ref_len / sys_len)
+def _brevity_penalties(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
+    """Per row: BP = 1 if c >= r (so also when both are 0, as sacrebleu), 0 if c = 0 < r, else
+    exp(1 - r/c) (IEEE ``1 - r/c`` as the scalar tools compute it, then ``math.exp``: :func:`_exp`)."""
+    bp = np.ones(len(sys_len))
+    short = sys_len < ref_len
+    bp[short & (sys_len == 0)] = 0.0
+    shrink = short & (sys_len != 0)
+    if shrink.any():
+        bp[shrink] = _exp(1.0 - ref_len[shrink] / sys_len[shrink])
+    return bp
 
 
 def _first_failure(errors: list[tuple[np.ndarray, Callable[[int], ToolBehaviourError]]], m: int

@@ -3,7 +3,8 @@
 Hypotheses are tokenised once, references twice in sacrebleu 2.x (``retokenize_refs``; only
 ``normalized`` output changes on a second pass). Per segment: ``num_edits`` = the fewest edits
 (insertions, deletions, substitutions and block shifts, each costing 1; see :mod:`.shifts`) over
-the references, ``ref_length`` = the **average** reference length in tokens. Corpus TER =
+the references (a pair beyond assay's work bound, :mod:`.limits`, is an ``InputError`` naming
+the segment), ``ref_length`` = the **average** reference length in tokens. Corpus TER =
 Σ num_edits / Σ ref_length (:mod:`.score`), so the two summed columns are sufficient statistics.
 """
 from __future__ import annotations
@@ -19,7 +20,8 @@ from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
 from assay.metrics.ter.knobs import KNOBS
 from assay.metrics.ter.score import COLUMNS, float32_python_float_mask, scores_from_sums
-from assay.metrics.ter.shifts import Limits, ter_edits
+from assay.metrics.ter.limits import Limits
+from assay.metrics.ter.shifts import ter_edits
 from assay.tokenizers.ter import TokenizerTercom
 
 
@@ -54,21 +56,20 @@ class Ter(MetricFamily):
                 full[i] = t
             ref_toks.append(full)
         limits = Limits(config.max_shift_size, config.max_shift_dist, config.beam_width, config.max_candidates)
-        vocab: dict[str, int] = {}
-        memo: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        memo: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
         rows = np.zeros((len(hyp_toks), 2), dtype=np.float64)
         for i, hyp in enumerate(hyp_toks):
-            h = tuple(vocab.setdefault(t, len(vocab)) for t in hyp)
+            h = tuple(hyp)
             seg_refs = [s[i] for s in ref_toks if s[i] is not None]
             if not seg_refs:
                 raise InputError(f"segment {i + 1} has no reference (TER needs at least one)")
             best = None
-            for ref in seg_refs:
-                r = tuple(vocab.setdefault(t, len(vocab)) for t in ref)
-                key = (h, r)
+            for k, ref in enumerate(seg_refs):
+                key = (h, tuple(ref))
                 edits = memo.get(key)
                 if edits is None:
-                    edits = memo[key] = ter_edits(h, r, limits)
+                    where = f"segment {i + 1}" + (f", reference {k + 1}" if len(seg_refs) > 1 else "")
+                    edits = memo[key] = ter_edits(h, key[1], limits, where)
                 if best is None or edits < best:
                     best = edits
             rows[i, 0] = best
@@ -79,6 +80,10 @@ class Ter(MetricFamily):
         total = np.asarray(stats.total(), dtype=np.float64)     # corpus scores: float64 arithmetic
         value = float(scores_from_sums(total[None, :], config)[0])
         return value, _components(total[None, :], 0)
+
+    def sums_suffice(self, config: Config) -> bool:
+        """:meth:`score_stats` reads the column sums only (Σ num_edits / Σ ref_length)."""
+        return True
 
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
         rows = np.asarray(stats.rows, dtype=np.float64)

@@ -11,6 +11,14 @@ long cannot happen (:data:`MAX_SHIFT`, far above any sentence; sacrebleu: 10 and
 wider than the reference is the full table (:data:`MAX_BEAM`; sacrebleu: 25), and every shift
 candidate costs one edit distance, so :data:`MAX_CANDIDATES` evaluations per
 hypothesis/reference pair already take minutes (sacrebleu: 1000).
+
+Long segments. Within these domains the work of one pair still grows with its length: its beam
+table has ``(n_ref + 1) + n_hyp * min(n_ref + 1, 2 * beam)`` cells (memory, linear in the
+length) and a search fills at most ``3 * max_candidates + 2`` tables. A pair whose table exceeds
+:data:`~.limits.MAX_TABLE_CELLS` (30 million cells: about 600,000 tokens a side at
+``beam_width=25``) or whose worst-case search exceeds :data:`~.limits.MAX_SEARCH_CELLS`
+(10^11 cells) is refused with an ``InputError`` naming the segment and its lengths
+(:mod:`.limits`); anything below is scored under exactly the configured limits.
 """
 from __future__ import annotations
 
@@ -19,7 +27,7 @@ from typing import Any, Mapping
 from assay.core.domains import Boolean, choice, integer
 from assay.core.errors import KnobError
 from assay.core.knobs import Knob, KnobSet, parse_bool
-from assay.metrics.ter.shifts import BEAM_WIDTH, MAX_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE
+from assay.metrics.ter.limits import BEAM_WIDTH, MAX_CANDIDATES, MAX_SHIFT_DIST, MAX_SHIFT_SIZE
 
 MAX_SHIFT = 10_000
 MAX_BEAM = 10_000
