@@ -19,6 +19,7 @@ The two paths must agree exactly: conformance/tests/accel holds the equality pro
 """
 from __future__ import annotations
 
+import importlib
 import os
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
@@ -33,6 +34,20 @@ PURE: bool = os.environ.get("ASSAY_PURE", "") == "1"
 def use(twin: Optional[ModuleType], owner: str) -> Optional[ModuleType]:
     """``twin`` unless the pure path is forced (``owner``, the pure module's name, is for messages)."""
     return None if PURE else twin
+
+
+def load(module: str) -> Optional[ModuleType]:
+    """The compiled twin named ``module``, or None when it is not built or the pure path is forced.
+
+    For a twin whose package ``__init__`` imports the pure module (``assay.stemmers``): a static
+    ``from assay.stemmers import _porter_c`` would read, to the import graph, as the module importing
+    its own package (a cycle), since grimp does not see compiled modules."""
+    if PURE:
+        return None
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
 
 
 def twins() -> dict[str, bool]:

@@ -28,10 +28,18 @@ Definitions (the paper's). A consonant is a letter other than a, e, i, o, u and 
 measure of a stem written ``[C](VC){m}[V]``. ``*v*``: the stem contains a vowel; ``*d``: it ends
 with a double consonant; ``*o``: it ends consonant-vowel-consonant with the last not w, x or y.
 In each step the rule with the longest matching suffix is the only one considered.
+
+Compiled twin: :mod:`assay.stemmers._porter_c` stems ASCII words in C (:meth:`PorterStemmer.stem`
+uses it when built; :meth:`PorterStemmer.stem_py` is this module's pure path, and the only one
+for non-ASCII words).
 """
 from __future__ import annotations
 
 from typing import Callable
+
+from assay.core import accel
+
+_compiled = accel.load("assay.stemmers._porter_c")   # None: the pure path
 
 VARIANTS: tuple[str, ...] = ("original", "martin", "rouge155", "nltk")
 
@@ -96,6 +104,7 @@ class PorterStemmer:
         if variant not in VARIANTS:
             raise ValueError(f"unknown Porter variant {variant!r}; known: {', '.join(VARIANTS)}")
         self.variant = variant
+        self._code = VARIANTS.index(variant)
         self._nltk = variant == "nltk"
         self._martin = variant != "original"
         self._lin = variant == "rouge155"
@@ -208,7 +217,15 @@ class PorterStemmer:
         return w
 
     def stem(self, word: str) -> str:
-        """The stem of one lowercase word."""
+        """The stem of one lowercase word (the compiled twin for an ASCII word when built)."""
+        if _compiled is not None:
+            got = _compiled.stem(word, self._code, _NLTK_IRREGULAR)
+            if got is not None:
+                return got
+        return self.stem_py(word)
+
+    def stem_py(self, word: str) -> str:
+        """:meth:`stem`, pure."""
         if self._nltk and word in _NLTK_IRREGULAR:
             return _NLTK_IRREGULAR[word]
         if self._martin and len(word) <= 2:

@@ -14,6 +14,7 @@ n-gram is only looked at when its (n-1)-gram prefix occurs in the hypothesis and
 ``str.split`` words with one trailing, else leading, ASCII punctuation split off): the word ids are
 segment-local (interned by content per segment), which changes no match count.
 """
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcmp, memset
@@ -297,6 +298,8 @@ def pair_matches(const int64_t[::1] hyp_ids, const int64_t[::1] hyp_offsets, lis
     cdef Py_ssize_t[::1] bounds = np.zeros(n_sides + 1, dtype=np.intp)
     cdef _Matcher matcher = _Matcher()
     for s in range(n_seg):
+        if (s & 1023) == 0:
+            PyErr_CheckSignals()   # let Ctrl-C through during a long corpus
         t = 0
         for sd in range(n_sides):
             ids = ids_v[sd]
@@ -451,6 +454,8 @@ def text_counts(list hyps, list streams, bint words, int max_order, bint whitesp
         if len(st) != n_seg:
             raise ValueError("every reference stream needs one entry per hypothesis")
     for s in range(n_seg):
+        if (s & 1023) == 0:
+            PyErr_CheckSignals()   # let Ctrl-C through during a long corpus
         size = 0
         for sd in range(n_sides):
             text = (<list> sides[sd])[s]

@@ -55,7 +55,14 @@ from functools import lru_cache
 
 import numpy as np
 
+from assay.core import accel
 from assay.metrics.rouge.combine import pooled_prf
+
+try:
+    from assay.metrics.rouge import _bootstrap_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
 
 _A = 0x5DEECE66D
 _C = 0xB
@@ -97,6 +104,16 @@ def _sequential_sample_sums(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
     for k in range(n_docs):
         acc += values[idx[:, k]]
     return acc
+
+
+def sample_sums(values: np.ndarray, n_samples: int) -> np.ndarray:
+    """(n_samples, k) sums of the rows of ``values`` (n_docs, k) drawn for each bootstrap sample,
+    in draw order (:func:`_draw_matrix`, :func:`_sequential_sample_sums`). The compiled twin
+    draws on the fly (no samples x documents matrix) and adds in the same order."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if _compiled is not None:
+        return _compiled.sample_sums(values, int(n_samples))
+    return _sequential_sample_sums(values, _draw_matrix(values.shape[0], int(n_samples)))
 
 
 def _mean_of_sorted(x: np.ndarray) -> np.ndarray:
@@ -148,8 +165,7 @@ def perl_bootstrap(values: np.ndarray, n_samples: int = 1000,
     n_docs = vals.shape[0]
     if n_docs == 0:
         raise ValueError("perl_bootstrap needs at least one document")
-    idx = _draw_matrix(n_docs, int(n_samples))
-    means = _sequential_sample_sums(vals, idx) / n_docs
+    means = sample_sums(vals, n_samples) / n_docs
     low, high = confidence_bounds(means, confidence)
     return _mean_of_sorted(means), low, high
 
@@ -169,8 +185,7 @@ def perl_bootstrap_pooled(hits: np.ndarray, model_counts: np.ndarray, peer_count
     n_docs = counts.shape[0]
     if n_docs == 0:
         raise ValueError("perl_bootstrap_pooled needs at least one document")
-    idx = _draw_matrix(n_docs, int(n_samples))
-    sums = _sequential_sample_sums(counts, idx)
+    sums = sample_sums(counts, n_samples)
     p, r, f = pooled_prf(sums[:, 0], sums[:, 1], sums[:, 2], alpha, perl_form=True)
     prf = np.stack([r, p, f], axis=1)
     low, high = confidence_bounds(prf, confidence)

@@ -24,6 +24,11 @@ of many pairs in 64-bit words with carries across words (:func:`batch_lcs_length
 :func:`batch_lcs_positions`: the same backtrack, run on all pairs row by row), and the weighted
 programme filled one anti-diagonal at a time over all pairs of similar size
 (:func:`batch_wlcs_positions`).
+
+Compiled twin (:mod:`assay.metrics.rouge._lcs_c`): :func:`lcs_length`, :func:`lcs_ref_positions`
+and :func:`wlcs_positions` run it when built (``*_py`` are the pure functions); it keeps memory
+linear in the lengths (rows checkpointed for long sequences), and its store-level functions
+serve :class:`assay.metrics.rouge.measures.PairBatch`.
 """
 from __future__ import annotations
 
@@ -31,6 +36,14 @@ from itertools import accumulate
 from typing import Sequence
 
 import numpy as np
+
+from assay.core import accel
+
+try:
+    from assay.metrics.rouge import _lcs_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
 
 
 def match_masks(ref: Sequence[int]) -> dict[int, int]:
@@ -42,6 +55,13 @@ def match_masks(ref: Sequence[int]) -> dict[int, int]:
 
 
 def lcs_length(ref: Sequence[int], hyp: Sequence[int], masks: dict[int, int] | None = None) -> int:
+    """Length of the LCS of ``ref`` and ``hyp`` (the compiled twin unless ``masks`` are given)."""
+    if _compiled is not None and masks is None:
+        return _compiled.lcs_length(ref, hyp)
+    return lcs_length_py(ref, hyp, masks)
+
+
+def lcs_length_py(ref: Sequence[int], hyp: Sequence[int], masks: dict[int, int] | None = None) -> int:
     """Length of the LCS of ``ref`` and ``hyp`` (bit-parallel, rows over ``hyp``)."""
     m = len(ref)
     if m == 0 or not hyp:
@@ -74,7 +94,15 @@ def lcs_rows(ref: Sequence[int], hyp: Sequence[int], masks: dict[int, int]) -> l
 
 
 def lcs_ref_positions(ref: Sequence[int], hyp: Sequence[int], masks: dict[int, int] | None = None) -> int:
-    """The reference positions of the LCS chosen by the tools' backtrack, as a bit mask."""
+    """The reference positions of the LCS chosen by the tools' backtrack, as a bit mask (the
+    compiled twin unless ``masks`` are given)."""
+    if _compiled is not None and masks is None:
+        return _compiled.lcs_ref_positions(ref, hyp)
+    return lcs_ref_positions_py(ref, hyp, masks)
+
+
+def lcs_ref_positions_py(ref: Sequence[int], hyp: Sequence[int], masks: dict[int, int] | None = None) -> int:
+    """:func:`lcs_ref_positions`, pure: :func:`positions_from_masks` on the reference's match masks."""
     if not ref or not hyp:
         return 0
     if masks is None:
@@ -166,7 +194,23 @@ def lcs_ref_positions_dp(ref: Sequence[int], hyp: Sequence[int]) -> list[int]:
 
 
 # ----------------------------------------------------------------------------- weighted LCS
+def wlcs_weights(limit: int, weight: float) -> tuple[list[float], list[float]]:
+    """``(gain, f)`` for k = 0 .. limit: ``f[k] = k ** weight`` and ``gain[k] = (k + 1) ** weight -
+    k ** weight`` (the weighted LCS's step for extending a run of k matches), by Python's float power
+    (the compiled twins take these, so C's ``pow`` never enters)."""
+    f = [k ** weight for k in range(limit + 2)]
+    return [f[k + 1] - f[k] for k in range(limit + 1)], f[:-1]
+
+
 def wlcs_positions(ref: Sequence[int], hyp: Sequence[int], weight: float) -> list[int]:
+    """:func:`wlcs_positions_py`, by the compiled twin when built."""
+    if _compiled is not None:
+        gain = wlcs_weights(min(len(ref), len(hyp)), weight)[0]
+        return _compiled.wlcs_positions(ref, hyp, np.array(gain, dtype=np.float64))
+    return wlcs_positions_py(ref, hyp, weight)
+
+
+def wlcs_positions_py(ref: Sequence[int], hyp: Sequence[int], weight: float) -> list[int]:
     """Reference positions of the weighted LCS (Lin 2004), f(k) = k ** weight.
 
     ``C[i][j] = C[i-1][j-1] + f(k+1) - f(k)`` on a match, where ``k`` is the length of the run of
@@ -180,7 +224,7 @@ def wlcs_positions(ref: Sequence[int], hyp: Sequence[int], weight: float) -> lis
     if not m or not n or set(ref).isdisjoint(hyp):
         return []
     limit = min(m, n) + 1
-    gain = [(k + 1) ** weight - k ** weight for k in range(limit)]
+    gain = wlcs_weights(limit, weight)[0]
     hset = set(hyp)
     c_prev = [0.0] * (n + 1)
     w_prev = [0] * (n + 1)
@@ -425,7 +469,7 @@ def batch_wlcs_positions(ref_tokens: np.ndarray, ref_start: np.ndarray, ref_len:
     if n_pairs == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     limit = int(min(ref_len.max(), hyp_len.max())) + 2
-    gain = np.array([(k + 1) ** weight - k ** weight for k in range(limit)], dtype=np.float64)
+    gain = np.array(wlcs_weights(limit, weight)[0], dtype=np.float64)
     mb = np.array([_edge(int(x)) for x in range(int(ref_len.max()) + 1)], dtype=np.int64)[ref_len]
     nb = np.array([_edge(int(x)) for x in range(int(hyp_len.max()) + 1)], dtype=np.int64)[hyp_len]
     bucket = mb * (int(nb.max()) + 1) + nb

@@ -20,6 +20,9 @@ shared/research/rouge_meteor_cider.md §1-2):
 :class:`PairBatch` computes the same counts for every pair of a corpus at once (numpy): n-grams
 and skip-bigrams as integer keys counted per document and clipped per pair by sorted lookup;
 the LCS measures over all (reference sentence, hypothesis sentence) pairs sharing a token.
+With the compiled twins built, its methods run them instead, one pair at a time in C over the same
+stores (:mod:`assay.metrics.rouge._measures_c` for n-grams and skip-bigrams, the store-level
+functions of :mod:`assay.metrics.rouge._lcs_c` for L, Lsum and W); the counts are the same.
 """
 from __future__ import annotations
 
@@ -29,8 +32,18 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from assay.core import accel
+from assay.metrics.rouge.lcs import _compiled as _lcs_twin
 from assay.metrics.rouge.lcs import (batch_lcs_lengths, batch_lcs_positions, batch_wlcs_positions, lcs_length,
-                                    lcs_ref_positions, match_masks, positions_from_masks, wlcs_positions)
+                                    lcs_ref_positions, match_masks, positions_from_masks, wlcs_positions, wlcs_weights)
+
+try:
+    from assay.metrics.rouge import _measures_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
+#: True when PairBatch runs the compiled twins (n-grams and the LCS measures)
+COMPILED = _compiled is not None and _lcs_twin is not None
 
 Doc = Sequence[Sequence[int]]
 
@@ -167,7 +180,12 @@ def wlcs_counts(hyp_sents: Doc, ref_sents: Doc, hyp_counts: Counter, ref_counts:
 
 def wlcs_ref_sum(ref_sents: Doc, weight: float) -> float:
     """sum_i f(|ref_i|): ROUGE-W's reference length before its second f."""
-    return sum(len(s) ** weight for s in ref_sents)
+    return wlcs_length_sum(map(len, ref_sents), weight)
+
+
+def wlcs_length_sum(lengths: Any, weight: float) -> float:
+    """:func:`wlcs_ref_sum` from the sentence lengths (Python ints, summed in order)."""
+    return sum(n ** weight for n in lengths)
 
 
 # ============================================================================= batched (numpy)
@@ -180,17 +198,34 @@ class Store:
 
     def __init__(self, docs: Sequence[Doc]):
         lengths = [len(s) for d in docs for s in d]
-        self.count = np.array([len(d) for d in docs], dtype=np.int64)
+        tokens = np.fromiter(chain.from_iterable(chain.from_iterable(docs)), dtype=np.int64, count=sum(lengths))
+        self._fill(tokens, np.array(lengths, dtype=np.int64), np.array([len(d) for d in docs], dtype=np.int64))
+
+    @classmethod
+    def from_segments(cls, tokens: np.ndarray, seg_len: np.ndarray, doc_count: np.ndarray) -> "Store":
+        """The store of ``tokens`` cut into segments of ``seg_len`` tokens, document d owning the next
+        ``doc_count[d]`` segments (the same fields as ``Store(docs)``)."""
+        st = cls.__new__(cls)
+        st._fill(tokens, seg_len, doc_count)
+        return st
+
+    def _fill(self, tokens: np.ndarray, seg_len: np.ndarray, doc_count: np.ndarray) -> None:
+        self.count = np.ascontiguousarray(doc_count, dtype=np.int64)
         self.first = np.concatenate([[0], np.cumsum(self.count)])[:-1].astype(np.int64)
-        self.length = np.array(lengths, dtype=np.int64)
+        self.length = np.ascontiguousarray(seg_len, dtype=np.int64)
         self.start = np.concatenate([[0], np.cumsum(self.length)])[:-1].astype(np.int64)
-        self.tokens = np.fromiter(chain.from_iterable(chain.from_iterable(docs)), dtype=np.int64,
-                                  count=int(self.length.sum()))
-        self.seg_doc = np.repeat(np.arange(len(docs)), self.count)
-        self.doc_len = np.bincount(self.seg_doc, weights=self.length, minlength=len(docs)).astype(np.int64) \
-            if len(self.length) else np.zeros(len(docs), dtype=np.int64)
+        self.tokens = np.ascontiguousarray(tokens, dtype=np.int64)
+        n_docs = len(self.count)
+        self.seg_doc = np.repeat(np.arange(n_docs), self.count)
+        self.doc_len = np.bincount(self.seg_doc, weights=self.length, minlength=n_docs).astype(np.int64) \
+            if len(self.length) else np.zeros(n_docs, dtype=np.int64)
         self.doc_start = np.concatenate([[0], np.cumsum(self.doc_len)])[:-1].astype(np.int64)
-        self.tok_doc = np.repeat(np.arange(len(docs)), self.doc_len)
+        self.tok_doc = np.repeat(np.arange(n_docs), self.doc_len)
+
+    def doc_segment_lengths(self) -> list[list[int]]:
+        """Each document's segment lengths (Python ints)."""
+        lengths = self.length.tolist()
+        return [lengths[f:f + c] for f, c in zip(self.first.tolist(), self.count.tolist())]
 
     @classmethod
     def from_flat(cls, tokens: np.ndarray, lengths: np.ndarray) -> "Store":
@@ -272,6 +307,7 @@ class PairBatch:
         self.n_docs = len(self.flat.count)
         self.vocab = max(int(vocab_size), 1)
         self._tables: dict[Any, ItemTable] = {}
+        self._keys: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
         self._lcs_store: Store | None = lcs if isinstance(lcs, Store) else None
         self._sent_pairs: Any = None
 
@@ -305,9 +341,36 @@ class PairBatch:
             got = self._tables[key] = ItemTable(doc, item, bound, self.n_docs)
         return got
 
+    def keys(self, key: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Compiled path: (item keys, items per document) of ``("n", N)``, ``("s", gap)`` (skip-bigrams)
+        or ``("u", unigrams)`` (ROUGE-SU's unigrams)."""
+        got = self._keys.get(key)
+        if got is None:
+            st = self.flat
+            if key[0] == "n":
+                got = _compiled.gram_keys(st.tokens, st.doc_start, st.doc_len, key[1])
+            elif key[0] == "s":
+                got = _compiled.skip_keys(st.tokens, st.doc_start, st.doc_len, -1 if key[1] is None else key[1])
+            else:
+                got = _compiled.unigram_keys(st.tokens, st.doc_start, st.doc_len, key[1] == "skip")
+            self._keys[key] = got
+        return got
+
+    def _clipped(self, key: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(hits, items per document) of ``key`` for every pair: compiled twin or :class:`ItemTable`.
+        Compiled, ROUGE-SU is ROUGE-S plus its unigrams (disjoint items, so the clipped sums add)."""
+        if COMPILED:
+            if key[0] == "s" and key[2] is not None:
+                hits_s, total_s = self._clipped(("s", key[1], None))
+                hits_u, total_u = self._clipped(("u", key[2]))
+                return hits_s + hits_u, total_s + total_u
+            keys, per_doc = self.keys(key[:2])
+            return _compiled.clipped_hits(keys, per_doc, self.pair_h, self.pair_r), per_doc
+        tab = self.table(key)
+        return tab.clipped_hits(self.pair_h, self.pair_r), tab.total
+
     def ngrams(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        tab = self.table(("n", n))
-        hits = tab.clipped_hits(self.pair_h, self.pair_r)
+        hits, _ = self._clipped(("n", n))
         return hits, np.maximum(self.flat.doc_len[self.pair_r] - n + 1, 0), \
             np.maximum(self.flat.doc_len[self.pair_h] - n + 1, 0)
 
@@ -335,9 +398,8 @@ class PairBatch:
         return np.concatenate(docs), np.concatenate(items), v1 * v1
 
     def skip_bigrams(self, gap: int | None, unigrams: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        tab = self.table(("s", gap, unigrams))
-        hits = tab.clipped_hits(self.pair_h, self.pair_r)
-        return hits, tab.total[self.pair_r], tab.total[self.pair_h]
+        hits, total = self._clipped(("s", gap, unigrams))
+        return hits, total[self.pair_r], total[self.pair_h]
 
     # ------------------------------------------------------------------ LCS
     # The LCS measures run on chunks of pairs whose match masks (one uint64 word per 64
@@ -364,6 +426,9 @@ class PairBatch:
     def lcs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Plain ROUGE-L of the flat sequences (:func:`lcs_counts`)."""
         st = self.flat
+        if COMPILED:
+            hits = _lcs_twin.lcs_hits(st.tokens, st.doc_start, st.doc_len, self.pair_h, self.pair_r, self.vocab)
+            return hits, st.doc_len[self.pair_r], st.doc_len[self.pair_h]
         hits = np.zeros(len(self.pair_h), dtype=np.int64)
         for idx in self._chunks(st):
             sp = _segment_pairs(st, self.pair_h[idx], self.pair_r[idx], self.vocab)
@@ -390,6 +455,9 @@ class PairBatch:
 
     def union_lcs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """ROUGE-Lsum counts (:func:`union_lcs_hits`): sum_t min(U_t, count_hyp(t), count_ref(t))."""
+        if COMPILED:
+            hits = _lcs_twin.union_lcs_hits(*self._compiled_lcs_args())
+            return hits, self.lcs_store.doc_len[self.pair_r], self.flat.doc_len[self.pair_h]
         hits = np.zeros(len(self.pair_h), dtype=np.float64)
         for idx, sp in self.sentence_pairs():
             hits[idx] = self._union_lcs_hits(self.pair_h[idx], self.pair_r[idx], sp)
@@ -439,10 +507,21 @@ class PairBatch:
         consecutive positions ending in a hit adds f(hits since the last addition in the
         sentence). Additions are summed per pair in the tool's order (bincount adds in order).
         """
+        if COMPILED:
+            longest = int(self.lcs_store.length.max()) if len(self.lcs_store.length) else 0
+            gain, f = (np.array(x, dtype=np.float64) for x in wlcs_weights(longest, weight))
+            return _lcs_twin.union_wlcs_hits(*self._compiled_lcs_args(), gain, f)
         total = np.zeros(len(self.pair_h), dtype=np.float64)
         for idx, sp in self.sentence_pairs():
             total[idx] = self._union_wlcs_hits(self.pair_h[idx], self.pair_r[idx], sp, weight)
         return total
+
+    def _compiled_lcs_args(self) -> tuple[Any, ...]:
+        """The arguments the compiled union functions share: the LCS sentences, the flat documents
+        (their unigram counts clip), the pairs and the vocabulary size."""
+        st, fl = self.lcs_store, self.flat
+        return (st.tokens, st.start, st.length, st.first, st.count, fl.tokens, fl.doc_start, fl.doc_len,
+                self.pair_h, self.pair_r, self.vocab)
 
     def _union_wlcs_hits(self, pair_h: np.ndarray, pair_r: np.ndarray, sp: "SegmentPairs",
                          weight: float) -> np.ndarray:
@@ -490,7 +569,7 @@ class PairBatch:
         prev = np.r_[0, c_at[:-1]]
         same = np.r_[False, ps[fl[1:]] == ps[fl[:-1]]]
         cnt = c_at - np.where(same, prev, 0)
-        f = np.array([k ** weight for k in range(int(cnt.max()) + 1)] if len(cnt) else [0.0])
+        f = np.array(wlcs_weights(int(cnt.max()) if len(cnt) else 0, weight)[1])
         return np.bincount(pair[fl], weights=f[cnt], minlength=n_pairs)
 
 

@@ -5,7 +5,12 @@ Per document and measure the row holds the counts after combining the references
 the first column counts documents (1 per row). The corpus value is a function of the summed rows
 (:mod:`assay.metrics.rouge.score`).
 
-Counts come from one of three paths, all giving the same numbers:
+Counts come from one of four paths, all giving the same numbers:
+
+- with the compiled twins built (:data:`assay.metrics.rouge.measures.COMPILED`), every
+  configuration: the texts go to token stores in bulk (:class:`~assay.metrics.rouge.documents.Encoder`)
+  and every pair's counts come from the compiled :class:`~assay.metrics.rouge.measures.PairBatch`
+  (:func:`_compiled_batch`); otherwise (the pure path):
 
 - per pair (:func:`_counts`, few pairs) or all pairs at once (:class:`~assay.metrics.rouge.measures.PairBatch`,
   from ``BATCH_MIN_PAIRS`` pairs on) over :class:`~assay.metrics.rouge.documents.Doc` objects;
@@ -29,11 +34,11 @@ from assay.core.family import Refs, Segments
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
 from assay.metrics.rouge.combine import combine_pairs
-from assay.metrics.rouge.documents import Corpus, Doc
+from assay.metrics.rouge.documents import Corpus, Doc, Encoder
 from assay.metrics.rouge.knobs import type_spec
 from assay.metrics.rouge.lcs import match_masks
-from assay.metrics.rouge.measures import (PairBatch, Store, clipped_hits, lcs_counts, union_lcs_hits, wlcs_counts,
-                                         wlcs_ref_sum)
+from assay.metrics.rouge.measures import (COMPILED, PairBatch, Store, clipped_hits, lcs_counts, union_lcs_hits,
+                                         wlcs_counts, wlcs_length_sum)
 
 COUNT_FIELDS = ("hits", "ref", "peer")
 SCORE_FIELDS = ("p", "r", "f")
@@ -59,6 +64,8 @@ def base_column(t_index: int) -> int:
 
 
 def _check_strings(hyps: Segments, refs: Refs) -> None:
+    if set(map(type, hyps)) <= {str} and all(set(map(type, stream)) <= {str, type(None)} for stream in refs):
+        return     # the common case, checked at C speed; else find the first offender
     for i, h in enumerate(hyps):
         if not isinstance(h, str):
             raise InputError(f"document {i + 1}: ROUGE takes each document as a string (sentences separated "
@@ -81,9 +88,59 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     alpha = config.alpha
     beta = config.beta
     cols = columns(config.types)
+    rows = np.zeros((len(hyps), len(cols)), dtype=np.float64)
+    rows[:, 0] = 1.0
+    if not len(hyps):
+        return SegmentStats(cols, rows)
+    docs: list[Doc] = []
+    pair_h: list[int] = []
+    pair_r: list[int] = []
+    short = None
+    if COMPILED:
+        batch, ph, pr, n_refs_arr = _compiled_batch(hyps, refs, corpus)
+    else:
+        short, batch, ph, pr, n_refs_arr = _pure_inputs(hyps, refs, corpus, specs, docs, pair_h, pair_r)
+    several = bool((n_refs_arr > 1).any())
+    for t_index, (_, (kind, arg)) in enumerate(specs):
+        if short is not None:
+            hits, ref_count, peer_count = short[:3]
+        elif batch is not None:
+            hits, ref_count, peer_count = _batch_counts(batch, kind, arg, ph, pr, weight, su)
+        else:
+            per_pair = np.array([_counts(kind, arg, docs[h], docs[r], weight, su) for h, r in zip(pair_h, pair_r)],
+                                dtype=np.float64).reshape(-1, 3)
+            hits, ref_count, peer_count = per_pair[:, 0], per_pair[:, 1], per_pair[:, 2]
+        w = weight if kind == "W" else None
+        keys = None
+        if w is not None and several and config.multi_ref == "best-recall":
+            # ROUGE-1.5.5 -f B picks ROUGE-W's reference by hits / sum_i f(|ref_i|) (before the second f)
+            ref_sums = _wlcs_ref_sums(batch.lcs_store, w)[pr] if batch is not None else \
+                np.array([wlcs_length_sum(map(len, docs[r].lcs_side), w) for r in pr.tolist()], dtype=np.float64)
+            keys = np.divide(hits, ref_sums, out=np.zeros_like(hits), where=ref_count > 0)
+        counts, prf = combine_pairs(hits, ref_count, peer_count, n_refs_arr, config.multi_ref, w, alpha, rounding,
+                                    beta, keys)
+        base = base_column(t_index)
+        for k in range(3):
+            rows[:, base + k] = counts[k]
+            rows[:, base + 3 + k] = prf[k]
+    return SegmentStats(cols, rows)
+
+
+def _pure_inputs(hyps: Segments, refs: Refs, corpus: Corpus, specs: Sequence[tuple[str, tuple[str, Any]]],
+                 docs: list[Doc], pair_h: list[int], pair_r: list[int]) -> tuple[Any, ...]:
+    """The pure path's inputs: ``(short, batch, pair_h, pair_r, references per document)``, one of
+    ``short`` (:func:`_short_lcs`), ``batch`` (:class:`PairBatch`) or neither (the per-pair
+    functions over ``docs``, filled with the :class:`Doc` objects, and ``pair_h``/``pair_r``)."""
+    config = corpus.config
+    flat_config = _flat_config(config, specs)
+    short = _short_lcs(hyps, refs, corpus) if flat_config and [k for _, (k, _) in specs] == ["L"] else None
+    if short is not None:
+        return short, None, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), short[3]
+    fast = _flat_batch(hyps, refs, corpus, specs) if flat_config else None
+    if fast is not None:
+        return (None, *fast)
     # tokenise every distinct text once (hypotheses and references share the cache)
     doc_ids: dict[str, int] = {}
-    docs: list[Doc] = []
 
     def doc_id(raw: str) -> int:
         got = doc_ids.get(raw)
@@ -92,17 +149,8 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
             docs.append(corpus.document(raw))
         return got
 
-    rows = np.zeros((len(hyps), len(cols)), dtype=np.float64)
-    rows[:, 0] = 1.0
-    if not len(hyps):
-        return SegmentStats(cols, rows)
-    pair_h: list[int] = []
-    pair_r: list[int] = []
     n_refs: list[int] = []
-    flat_config = _flat_config(config, specs)
-    short = _short_lcs(hyps, refs, corpus) if flat_config and [k for _, (k, _) in specs] == ["L"] else None
-    fast = _flat_batch(hyps, refs, corpus, specs) if flat_config and short is None else None
-    for i, raw in enumerate(hyps if fast is None and short is None else ()):
+    for i, raw in enumerate(hyps):
         h = doc_id(raw)
         present = [stream[i] for stream in refs if stream[i] is not None]
         if not present:
@@ -113,40 +161,11 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
         pair_h += [h] * len(ids)
         pair_r += ids
         n_refs.append(len(ids))
-    ph = pr = np.zeros(0, dtype=np.int64)
-    if short is not None:
-        batch, n_refs_arr = None, short[3]
-    elif fast is not None:
-        batch, ph, pr, n_refs_arr = fast
-    else:
-        ph = np.array(pair_h, dtype=np.int64)
-        pr = np.array(pair_r, dtype=np.int64)
-        batch = PairBatch([d.flat for d in docs], [d.lcs_side for d in docs], ph, pr, len(corpus.vocab)) \
-            if len(pair_h) >= BATCH_MIN_PAIRS else None
-        n_refs_arr = np.array(n_refs, dtype=np.int64)
-    several = bool((n_refs_arr > 1).any())
-    for t_index, (_, (kind, arg)) in enumerate(specs):
-        if short is not None:
-            hits, ref_count, peer_count = short[:3]
-        elif batch is not None:
-            hits, ref_count, peer_count = _batch_counts(batch, kind, arg, docs, ph, pr, weight, su)
-        else:
-            per_pair = np.array([_counts(kind, arg, docs[h], docs[r], weight, su) for h, r in zip(pair_h, pair_r)],
-                                dtype=np.float64).reshape(-1, 3)
-            hits, ref_count, peer_count = per_pair[:, 0], per_pair[:, 1], per_pair[:, 2]
-        w = weight if kind == "W" else None
-        keys = None
-        if w is not None and several and config.multi_ref == "best-recall":
-            # ROUGE-1.5.5 -f B picks ROUGE-W's reference by hits / sum_i f(|ref_i|) (before the second f)
-            ref_sums = np.array([wlcs_ref_sum(docs[r].lcs_side, w) for r in pr.tolist()], dtype=np.float64)
-            keys = np.divide(hits, ref_sums, out=np.zeros_like(hits), where=ref_count > 0)
-        counts, prf = combine_pairs(hits, ref_count, peer_count, n_refs_arr, config.multi_ref, w, alpha, rounding,
-                                    beta, keys)
-        base = base_column(t_index)
-        for k in range(3):
-            rows[:, base + k] = counts[k]
-            rows[:, base + 3 + k] = prf[k]
-    return SegmentStats(cols, rows)
+    ph = np.array(pair_h, dtype=np.int64)
+    pr = np.array(pair_r, dtype=np.int64)
+    batch = PairBatch([d.flat for d in docs], [d.lcs_side for d in docs], ph, pr, len(corpus.vocab)) \
+        if len(pair_h) >= BATCH_MIN_PAIRS else None
+    return None, batch, ph, pr, np.array(n_refs, dtype=np.int64)
 
 
 def _flat_config(config: Config, specs: Sequence[tuple[str, tuple[str, Any]]]) -> bool:
@@ -235,6 +254,91 @@ def _flat_batch(hyps: Segments, refs: Refs, corpus: Corpus, specs: Sequence[Any]
     return PairBatch(store, store, ph, pr, len(vocab)), ph, pr, n_refs
 
 
+def _compiled_batch(hyps: Segments, refs: Refs, corpus: Corpus
+                    ) -> tuple[PairBatch, np.ndarray, np.ndarray, np.ndarray]:
+    """(batch, pair_h, pair_r, references per document) for the compiled path: every distinct
+    text encoded once into token stores (:class:`Encoder`), the same pairs in the same order as
+    the per-document loop of :func:`segment_rows`.
+
+    The pairs are indexed in bulk; when anything is wrong (a text that cannot be split, a document
+    without reference, an empty side under ``empty_document=error``), :func:`_ordered_pairs` redoes
+    it document by document to raise the error the per-document loop raises first."""
+    n, width = len(hyps), len(refs)
+    # texts numbered in the order the per-document loop meets them: hypothesis i, then its references
+    texts = list(chain.from_iterable(zip(hyps, *refs)))
+    first_seen = dict.fromkeys(texts)
+    first_seen.pop(None, None)
+    index = dict(zip(first_seen, range(len(first_seen))))
+    index[None] = -1      # type: ignore[index]   # a missing reference
+    table = np.fromiter(map(index.__getitem__, texts), dtype=np.int64, count=len(texts)).reshape(n, 1 + width)
+    present = table[:, 1:] >= 0
+    n_refs = present.sum(axis=1)
+    if not width or not n_refs.all():
+        return _ordered_pairs(hyps, refs, corpus)
+    enc = Encoder(corpus)
+    try:
+        enc.add_all(list(first_seen))
+    except InputError:
+        return _ordered_pairs(hyps, refs, corpus)
+    flat, lcs, vocab = enc.encode()
+    ph = np.repeat(table[:, 0], n_refs)
+    pr = table[:, 1:][present]
+    if corpus.config.empty_document == "error" and not flat.doc_len[np.concatenate([ph, pr])].all():
+        return _ordered_pairs(hyps, refs, corpus)
+    return PairBatch(flat, lcs, ph, pr, vocab), ph, pr, n_refs.astype(np.int64)
+
+
+def _ordered_pairs(hyps: Segments, refs: Refs, corpus: Corpus
+                   ) -> tuple[PairBatch, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_compiled_batch` document by document, raising the errors in the per-document
+    loop's order (a text that cannot be split, a document without reference, then
+    ``empty_document=error``, each document in turn)."""
+    enc = Encoder(corpus)
+    pair_h: list[int] = []
+    pair_r: list[int] = []
+    n_refs: list[int] = []
+    check = corpus.config.empty_document == "error"
+    try:
+        for i, raw in enumerate(hyps):
+            h = enc.add(raw)
+            present = [stream[i] for stream in refs if stream[i] is not None]
+            if not present:
+                raise InputError(f"document {i + 1} has no reference")
+            ids = [enc.add(r) for r in present]
+            pair_h += [h] * len(ids)
+            pair_r += ids
+            n_refs.append(len(ids))
+    except InputError:
+        if check:   # the per-document loop would have checked the earlier documents first
+            flat, _, _ = enc.encode()
+            _check_empty_rows(flat.doc_len, pair_h, pair_r, n_refs)
+        raise
+    flat, lcs, vocab = enc.encode()
+    if check:
+        _check_empty_rows(flat.doc_len, pair_h, pair_r, n_refs)
+    ph = np.array(pair_h, dtype=np.int64)
+    pr = np.array(pair_r, dtype=np.int64)
+    return PairBatch(flat, lcs, ph, pr, vocab), ph, pr, np.array(n_refs, dtype=np.int64)
+
+
+def _check_empty_rows(doc_len: np.ndarray, pair_h: Sequence[int], pair_r: Sequence[int],
+                      n_refs: Sequence[int]) -> None:
+    """:func:`_check_empty` of each document in turn, from the documents' token counts."""
+    k = 0
+    for i, count in enumerate(n_refs):
+        if not doc_len[pair_h[k]]:
+            raise InputError(f"document {i + 1}: the hypothesis has no tokens (empty_document=error)")
+        for j in range(count):
+            if not doc_len[pair_r[k + j]]:
+                raise InputError(f"document {i + 1}: reference {j + 1} has no tokens (empty_document=error)")
+        k += count
+
+
+def _wlcs_ref_sums(store: Store, weight: float) -> np.ndarray:
+    """sum_i f(|sentence_i|) of every document of ``store`` (ROUGE-W's reference length before f)."""
+    return np.array([wlcs_length_sum(lengths, weight) for lengths in store.doc_segment_lengths()], dtype=np.float64)
+
+
 def _check_empty(i: int, hyp: Doc, refs: Sequence[Doc]) -> None:
     if not hyp.flat:
         raise InputError(f"document {i + 1}: the hypothesis has no tokens (empty_document=error)")
@@ -243,7 +347,7 @@ def _check_empty(i: int, hyp: Doc, refs: Sequence[Doc]) -> None:
             raise InputError(f"document {i + 1}: reference {k + 1} has no tokens (empty_document=error)")
 
 
-def _batch_counts(batch: PairBatch, kind: str, arg: Any, docs: Sequence[Doc], ph: np.ndarray, pr: np.ndarray,
+def _batch_counts(batch: PairBatch, kind: str, arg: Any, ph: np.ndarray, pr: np.ndarray,
                   weight: float, su: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hits, ref_count, peer_count) arrays of one measure for every (hypothesis, reference) pair
     (the same numbers as :func:`_counts`, computed for all pairs at once)."""
@@ -257,8 +361,8 @@ def _batch_counts(batch: PairBatch, kind: str, arg: Any, docs: Sequence[Doc], ph
         out = batch.union_lcs()
     else:
         hits = batch.union_wlcs(weight)
-        ref_norm = np.array([wlcs_ref_sum(d.lcs_side, weight) ** weight for d in docs])
-        peer_norm = np.array([float(len(d.flat)) ** weight for d in docs])
+        ref_norm = np.array([x ** weight for x in _wlcs_ref_sums(batch.lcs_store, weight).tolist()])
+        peer_norm = np.array([float(n) ** weight for n in batch.flat.doc_len.tolist()])
         out = (hits, ref_norm[pr], peer_norm[ph])
     return tuple(np.asarray(x, dtype=np.float64) for x in out)  # type: ignore[return-value]
 

@@ -44,9 +44,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Callable
-
-import regex
+from functools import lru_cache
+from typing import Any, Callable
 
 from assay.core.errors import InputError, KnobError
 from assay.stemmers.porter import PorterStemmer
@@ -218,16 +217,20 @@ def _tok_rouge_score(sentence: str, lowercase: bool) -> list[str]:
 
 
 # letters, marks and numbers of any script; Han, Hiragana and Katakana one character (plus marks) each
-_UNICODE_TOKEN = regex.compile(
-    r"[\p{Han}\p{Hiragana}\p{Katakana}]\p{M}*"
-    r"|(?:(?![\p{Han}\p{Hiragana}\p{Katakana}])[\p{L}\p{M}\p{N}])+")
+@lru_cache(maxsize=1)
+def _unicode_token() -> Any:
+    """The ``unicode`` tokeniser's pattern (the ``regex`` module is imported only when it is used)."""
+    import regex
+    return regex.compile(
+        r"[\p{Han}\p{Hiragana}\p{Katakana}]\p{M}*"
+        r"|(?:(?![\p{Han}\p{Hiragana}\p{Katakana}])[\p{L}\p{M}\p{N}])+")
 
 
 def _tok_unicode(sentence: str, lowercase: bool) -> list[str]:
     text = unicodedata.normalize("NFKC", sentence)
     if lowercase:
         text = unicodedata.normalize("NFKC", text.casefold())
-    return _UNICODE_TOKEN.findall(text)
+    return _unicode_token().findall(text)
 
 
 def _tok_space(sentence: str, lowercase: bool) -> list[str]:
@@ -280,6 +283,17 @@ class TextPipeline:
             result = self._exceptions.get(token) or self._porter.stem(token)
         self._stems[token] = result
         return result
+
+    @property
+    def rewrites_tokens(self) -> bool:
+        """True when stop words or a stemmer change the raw tokens (:meth:`final` is not the identity)."""
+        return bool(self._stop) or self._porter is not None
+
+    def final(self, token: str) -> str | None:
+        """What :meth:`tokens` makes of one raw token: None for a stop word, else its stem."""
+        if token in self._stop:
+            return None
+        return self.stem(token) if self._porter is not None else token
 
     def raw_tokens(self, sentence: str) -> list[str]:
         """Tokens before stop-word removal and stemming."""
