@@ -11,8 +11,10 @@ from __future__ import annotations
 import codecs
 import re
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from assay.core.errors import InputError
 
@@ -64,18 +66,25 @@ class SegmentFile:
         return self.lines[:-1] + [self.lines[-1][:-1]]
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """The bytes of a file (``-``: standard input); a missing, directory or unreadable path is an
-    :class:`InputError` naming it."""
+@contextmanager
+def reading(path: str | Path) -> Iterator[None]:
+    """Turn the operating system's refusals to read ``path`` into an :class:`InputError` naming it."""
     name = str(path)
     try:
-        return Path(path).read_bytes() if name != "-" else sys.stdin.buffer.read()
+        yield
     except FileNotFoundError:
         raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{name}: is a directory, not a file") from None
     except OSError as exc:
         raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from None
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a file (``-``: standard input); a missing, directory or unreadable path is an
+    :class:`InputError` naming it."""
+    with reading(path):
+        return Path(path).read_bytes() if str(path) != "-" else sys.stdin.buffer.read()
 
 
 def decode_utf8(data: bytes, name: str) -> str:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from assay.core.errors import InputError
-from assay.core.io import ENCODINGS, ControlChar, first_control
+from assay.core.io import ENCODINGS, ControlChar, first_control, reading
 
 #: bytes read at a time (a block is extended to its last line end)
 BLOCK_BYTES = 1 << 22
@@ -54,15 +54,8 @@ def is_gzip(path: str | Path) -> bool:
 
 
 def _open(path: str | Path) -> BinaryIO:
-    name = str(path)
-    try:
+    with reading(path):
         return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")   # type: ignore[return-value]
-    except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{name}: is a directory, not a file") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from None
 
 
 def _blocks(path: str | Path) -> Iterator[bytes]:
