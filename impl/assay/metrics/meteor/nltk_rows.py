@@ -43,20 +43,25 @@ stages pair equal strings, hypothesis from the last and reference from the highe
 which is the same as pairing the k-th occurrence from the end on both sides: a join on (pair,
 word, rank from the end), done with numpy sorts. The synonym stage builds the synonym relation
 between the words present from WordNet synset keys (index lookups; a data line is read only to
-check the exact spelling of a reference word) and runs the greedy loop in Python only over the
-pairs with a related candidate. Stems and WordNet answers are cached per process.
+check the exact spelling of a reference word; :func:`_synonym_relation`) and runs the greedy loop
+in Python only over the pairs with a related candidate. Stems and WordNet answers are cached per
+process. When the compiled twin is built (:mod:`._nltk_c`, :func:`align_units_compiled`), the
+stages run pair by pair in C instead, on the same word ids and the same relation, and give the
+same rows.
 
 Scoring (:func:`scores_from_sums`): rows carry each segment's score and a ``segments`` count of 1,
 so the corpus value, a sentence value (its own row) and a resample are all Σscore / Σsegments.
 """
 from __future__ import annotations
 
-from itertools import chain, count, repeat
+from itertools import chain, repeat
 from operator import itemgetter
+from types import ModuleType
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from assay.core import accel
 from assay.core.errors import InputError
 from assay.core.family import Refs, Segments
 from assay.core.gcpause import collector_paused
@@ -64,6 +69,13 @@ from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
 from assay.resources import wordnet
 from assay.stemmers.porter import _NLTK_IRREGULAR, PorterStemmer
+from assay.text.ngrams import encode
+
+try:
+    from assay.metrics.meteor import _nltk_c as _compiled
+except ImportError:        # not built: the numpy engine below
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
 
 COLUMNS = ("hyp_len", "ref_len", "matches", "chunks", "score", "segments")
 SCORE, SEGMENTS = COLUMNS.index("score"), COLUMNS.index("segments")
@@ -75,6 +87,8 @@ _STEM_TRIGGERS = frozenset("sdgylirnmectu")
 
 #: process-wide caches (pure functions of the word; synonyms per WordNet directory)
 _STEM_CACHES: dict[bool, dict[str, str]] = {}
+#: the compiled path's stem ids per ``stem_as_given``: word -> stem id, stem -> stem id, stems by id
+_STEM_IDS: dict[bool, tuple[dict[str, int], dict[str, int], list[str]]] = {}
 _SYN_CACHES: dict[Any, tuple[dict[str, frozenset[str]], dict[str, bool]]] = {}
 
 
@@ -404,6 +418,36 @@ def _align_units(matcher: "_Matcher", words: list[str], hw: np.ndarray, rw: np.n
     return np.bincount(pu, minlength=n_units), np.bincount(pu[start], minlength=n_units)
 
 
+def _synonym_relation(matcher: "_Matcher", s_words: list[str], h_words: list[int], r_words: list[int]) -> np.ndarray:
+    """Sorted keys ``h * len(s_words) + r`` of the related (hypothesis, reference) word ids among
+    ``h_words`` x ``r_words``: r is a synonym of h when some synset of h (as ``synsets(h)`` finds
+    them) spells r, i.e. when the synset keys of h meet the keys of the synsets spelling r (a word
+    with ``_`` is never a synonym: the synonym sets leave such names out)."""
+    n_s = len(s_words)
+    wn = matcher.wordnet
+    holders: dict[int, list[int]] = {}
+    for rword in r_words:
+        if "_" in s_words[rword]:
+            continue
+        for key in wn.keys_spelling(s_words[rword]):
+            lst = holders.get(key)
+            if lst is None:
+                holders[key] = [rword]
+            else:
+                lst.append(rword)
+    held = set(holders)
+    synset_keys, iterate = wn.synset_keys, matcher.morphy_iterate
+    rel_list: list[int] = []
+    for hword in h_words:
+        keys = synset_keys(s_words[hword], iterate)
+        if keys.isdisjoint(held):
+            continue
+        base = hword * n_s
+        for key in keys & held:
+            rel_list += [base + rword for rword in holders[key]]
+    return np.unique(np.array(rel_list, dtype=np.int64))
+
+
 def _synonym_stage(matcher: "_Matcher", s_words: list[str], h_idx: np.ndarray, h_s: np.ndarray, hu: np.ndarray,
                    r_idx: np.ndarray, r_s: np.ndarray, ru: np.ndarray, n_units: int
                    ) -> tuple[np.ndarray, np.ndarray]:
@@ -414,28 +458,9 @@ def _synonym_stage(matcher: "_Matcher", s_words: list[str], h_idx: np.ndarray, h
     of h when some synset of h (as ``synsets(h)`` finds them) spells r, i.e. when the synset keys of
     h meet the keys of the synsets spelling r. Only tokens in some related pair stay."""
     n_s = len(s_words)
-    wn = matcher.wordnet
-    holders: dict[int, list[int]] = {}
-    for rword in np.unique(r_s).tolist():
-        for key in wn.keys_spelling(s_words[rword]):
-            lst = holders.get(key)
-            if lst is None:
-                holders[key] = [rword]
-            else:
-                lst.append(rword)
-    held = set(holders)
-    synset_keys, iterate = wn.synset_keys, matcher.morphy_iterate
-    rel_list: list[int] = []
-    for hword in np.unique(h_s).tolist():
-        keys = synset_keys(s_words[hword], iterate)
-        if keys.isdisjoint(held):
-            continue
-        base = hword * n_s
-        for key in keys & held:
-            rel_list += [base + rword for rword in holders[key]]
-    if not rel_list:
+    rel = _synonym_relation(matcher, s_words, np.unique(h_s).tolist(), np.unique(r_s).tolist())
+    if not len(rel):
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    rel = np.unique(np.array(rel_list, dtype=np.int64))
     h_any = np.zeros(n_s, dtype=bool)
     r_any = np.zeros(n_s, dtype=bool)
     h_any[rel // n_s] = True
@@ -471,33 +496,85 @@ def _synonym_stage(matcher: "_Matcher", s_words: list[str], h_idx: np.ndarray, h
 
 
 def _word_ids(tokens: list[Any], lowercase: bool) -> tuple[list[str] | None, np.ndarray]:
-    """Distinct words (lowercased when asked) and the word id of every token; ``(None, ...)`` when
-    a token is not a string. Each distinct raw token is hashed once and lowercased once."""
-    first: dict[Any, int] = {}
+    """Distinct words (lowercased when asked, in first-seen order) and the word id of every token;
+    ``(None, ...)`` when a token is not a string. Each distinct raw token is lowercased once."""
+    vocab: dict[Any, int] = {}
     try:
-        pos = np.fromiter(map(first.setdefault, tokens, count()), np.int64, len(tokens))
+        raw_ids = encode([tokens], vocab).ids
     except TypeError:               # unhashable token
         return None, np.empty(0, dtype=np.int64)
-    raw = list(first)
-    if not all(isinstance(w, str) for w in raw):
-        return None, pos
-    low = list(map(str.lower, raw)) if lowercase else raw
-    seen: dict[str, int] = {}
-    low_first = np.fromiter(map(seen.setdefault, low, count()), np.int64, len(low))
-    uniq, dense = np.unique(low_first, return_inverse=True)
-    table = np.zeros(len(tokens), dtype=np.int64)
-    table[np.fromiter(first.values(), np.int64, len(first))] = dense.ravel()
-    return [low[k] for k in uniq.tolist()], table[pos]
+    raw = list(vocab)
+    if not all(map(isinstance, raw, repeat(str))):
+        return None, raw_ids
+    if not lowercase:
+        return raw, raw_ids
+    low = list(map(str.lower, raw))
+    words = list(dict.fromkeys(low))            # first-seen order
+    if len(words) == len(raw):
+        return words, raw_ids
+    index = dict(zip(words, range(len(words))))
+    dense = np.fromiter(map(index.__getitem__, low), np.int64, len(low))
+    return words, dense[raw_ids]
+
+
+def align_units_compiled(twin: ModuleType, matcher: "_Matcher", words: list[str], hw: np.ndarray, rw: np.ndarray,
+                         h_len: np.ndarray, r_len: np.ndarray, config: Config
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(matches, chunks, score) of every unit by the compiled twin (:mod:`._nltk_c`): the same
+    stages and arithmetic as :func:`_align_units` and :func:`meteor_value`. ``hw``/``rw``: word ids
+    of every unit's hypothesis / reference, unit after unit; ``h_len``/``r_len``: their lengths.
+    Stems are computed for the words the exact stage leaves, the synonym relation
+    (:func:`_synonym_relation`) for the words the stem stage leaves."""
+    h_off = np.zeros(len(h_len) + 1, dtype=np.int64)
+    r_off = np.zeros(len(r_len) + 1, dtype=np.int64)
+    np.cumsum(h_len, out=h_off[1:])
+    np.cumsum(r_len, out=r_off[1:])
+    stem_of = np.empty(0, dtype=np.int64)
+    stem_id = None
+    s_words = words
+    if matcher.stemmer is not None:     # process-wide stem ids (−1: not stemmed yet, asked of stem_id)
+        by_word, by_stem, stems = _STEM_IDS.setdefault(matcher.stem_as_given, ({}, {}, []))
+        stem_of = np.fromiter(map(by_word.get, words, repeat(-1)), np.int64, len(words))
+
+        def stem_id(word: int) -> int:
+            w = words[word]
+            s = matcher._stems.get(w) or matcher.stem(w)
+            got = by_stem.get(s)
+            if got is None:
+                got = by_stem[s] = len(stems)
+                stems.append(s)
+            by_word[w] = got
+            return got
+        if not matcher.after_exact:
+            s_words = stems
+    ph, pr, pair_off, lh, lhs, lh_off, lr, lrs, lr_off = twin.exact_stem(
+        hw, h_off, rw, r_off, stem_of, stem_id, matcher.stemmer is not None, matcher.after_exact)
+    rel = np.empty(0, dtype=np.int64)
+    if matcher.wordnet is not None and len(lh):
+        # reference words some synset spells (none with "_"), then the hypothesis words of the pairs
+        # that have one of them left
+        spelling = matcher.wordnet.keys_spelling
+        r_words = [w for w in np.unique(lrs).tolist() if "_" not in s_words[w] and spelling(s_words[w])]
+        held = np.zeros(len(s_words), dtype=bool)
+        held[r_words] = True
+        pairs_with = np.zeros(len(lr_off) - 1, dtype=bool)
+        pairs_with[np.repeat(np.arange(len(lr_off) - 1), np.diff(lr_off))[held[lrs]]] = True
+        h_words = np.unique(lhs[pairs_with[np.repeat(np.arange(len(lh_off) - 1), np.diff(lh_off))]]).tolist()
+        rel = _synonym_relation(matcher, s_words, h_words, r_words)
+    return twin.synonym_score(ph, pr, pair_off, lh, lhs, lh_off, lr, lrs, lr_off, rel, len(s_words),
+                              np.ascontiguousarray(h_len, dtype=np.int64), np.ascontiguousarray(r_len, dtype=np.int64),
+                              config.alpha, config.beta, config.gamma)
 
 
 def segment_stats(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     """Rows of ``algorithm=nltk`` (with the collector paused: see :func:`assay.core.gcpause.collector_paused`)."""
     with collector_paused():
-        return _nltk_rows(hyps, refs, config)
+        return corpus_rows(hyps, refs, config, _compiled)
 
 
-def _nltk_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
-    """Every hypothesis/reference pair aligned at once; the first best reference kept per segment."""
+def corpus_rows(hyps: Segments, refs: Refs, config: Config, twin: ModuleType | None) -> SegmentStats:
+    """Every hypothesis/reference pair aligned at once; the first best reference kept per segment.
+    ``twin``: the compiled twin (:func:`align_units_compiled`), or None for the numpy engine."""
     matcher = _Matcher(config)
     n = len(hyps)
     hyp_lists = _token_lists(hyps, lambda i: f"segment {i + 1}")
@@ -534,24 +611,29 @@ def _nltk_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     if n_units != n:
         h_idx, _ = _ranges((np.cumsum(h_len) - h_len)[unit_seg], h_len[unit_seg])
         hw = hw[h_idx]
-    h_unit = np.repeat(np.arange(n_units, dtype=np.int64), h_len[unit_seg])
-    r_unit = np.repeat(np.arange(n_units, dtype=np.int64), r_len)
-    max_len = int(max(h_len.max(initial=0), r_len.max(initial=0))) + 1
-    hl, rl = h_len[unit_seg].tolist(), r_len.tolist()
-    try:
-        matches, chunks = _align_units(matcher, words, hw, rw, h_unit, r_unit, n_units, max_len)
-    except OverflowError:
-        h_low = [words[k] for k in hw.tolist()]
-        r_low = [words[k] for k in rw.tolist()]
-        mc, hs, rs = [], 0, 0
-        for a, b in zip(hl, rl):
-            mc.append(matcher.align(h_low[hs:hs + a], r_low[rs:rs + b]))
-            hs += a
-            rs += b
-        matches = np.array([m for m, _ in mc], dtype=np.int64)
-        chunks = np.array([c for _, c in mc], dtype=np.int64)
-    values = list(map(meteor_value, hl, rl, matches.tolist(), chunks.tolist(), repeat(config.alpha),
-                      repeat(config.beta), repeat(config.gamma)))
+    if twin is not None:
+        matches, chunks, scores = align_units_compiled(twin, matcher, words, hw, rw, h_len[unit_seg], r_len,
+                                                       config)
+        values = scores.tolist()
+    else:
+        h_unit = np.repeat(np.arange(n_units, dtype=np.int64), h_len[unit_seg])
+        r_unit = np.repeat(np.arange(n_units, dtype=np.int64), r_len)
+        max_len = int(max(h_len.max(initial=0), r_len.max(initial=0))) + 1
+        hl, rl = h_len[unit_seg].tolist(), r_len.tolist()
+        try:
+            matches, chunks = _align_units(matcher, words, hw, rw, h_unit, r_unit, n_units, max_len)
+        except OverflowError:
+            h_low = [words[k] for k in hw.tolist()]
+            r_low = [words[k] for k in rw.tolist()]
+            mc, hs, rs = [], 0, 0
+            for a, b in zip(hl, rl):
+                mc.append(matcher.align(h_low[hs:hs + a], r_low[rs:rs + b]))
+                hs += a
+                rs += b
+            matches = np.array([m for m, _ in mc], dtype=np.int64)
+            chunks = np.array([c for _, c in mc], dtype=np.int64)
+        values = list(map(meteor_value, hl, rl, matches.tolist(), chunks.tolist(), repeat(config.alpha),
+                          repeat(config.beta), repeat(config.gamma)))
     pick: Any = slice(None)
     if n_units != n:          # several references: the first best one
         pick, prev, best = [], -1, 0.0

@@ -31,6 +31,14 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
+from assay.core import accel
+
+try:
+    from assay.metrics.meteor.meteor15 import _normalize_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
+
 _ALPHA = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017e\u0400-\u0527\ua640-\ua66e\ua67e-\ua697\u1d00-\u1d7f"
 _ALNUM = _ALPHA + "0-9"
 _SPACE = " \t\n\x0b\f\r"
@@ -67,40 +75,65 @@ def _restore_dots(t: str) -> str:
 
 
 def _final_periods(words: list[str], prefixes: Mapping[str, int]) -> list[str]:
-    out: list[str] = []
+    """Rule 8 on every word ending in one period (the others pass unchanged)."""
+    ends = [i for i, w in enumerate(words) if w[-1] == "." and len(w) > 1]
+    if not ends:
+        return words
+    out = list(words)
     last = len(words) - 1
-    for i, word in enumerate(words):
-        if len(word) > 1 and word.endswith("."):
-            pre = word[:-1]
-            nxt = words[i + 1] if i < last else ""
-            kind = prefixes.get(pre, 0)
-            if "." in pre and _HAS_ALPHA.search(pre):
-                word = word.replace(".", "")
-            elif kind == 1 or "a" <= nxt[:1] <= "z":
-                pass
-            elif kind == 2 and "0" <= nxt[:1] <= "9":
-                pass
-            else:
-                out.append(pre)
-                word = "."
-        out.append(word)
+    for i in reversed(ends):        # from the end, so a split does not shift the positions still to come
+        word = words[i]
+        pre = word[:-1]
+        nxt = words[i + 1] if i < last else ""
+        kind = prefixes.get(pre, 0)
+        if "." in pre and _HAS_ALPHA.search(pre):
+            out[i] = word.replace(".", "")
+        elif kind == 1 or "a" <= nxt[:1] <= "z":
+            pass
+        elif kind == 2 and "0" <= nxt[:1] <= "9":
+            pass
+        else:
+            out[i:i + 1] = [pre, "."]
     return out
 
 
 def tokenize(text: str, prefixes: Mapping[str, int]) -> list[str]:
-    """The jar's ``-norm`` tokens of one line (see the module docstring for the rules)."""
+    """The jar's ``-norm`` tokens of one line: :func:`tokenize_py`, compiled when the twin is built."""
+    if _compiled is not None:
+        t = _compiled.normalized(text, prefixes)
+        if t is not None:
+            return _words(t)
+    return tokenize_py(text, prefixes)
+
+
+def tokenize_py(text: str, prefixes: Mapping[str, int]) -> list[str]:
+    """The jar's ``-norm`` tokens of one line (see the module docstring for the rules).
+
+    A pass whose pattern needs a character the line does not hold is skipped (it would change
+    nothing)."""
     t = _SPECIAL.sub(r" \1 ", f" {text} ")
-    t = _escape_dots(t)
-    for pat in _COMMAS:
-        t = pat.sub(r"\1 , \2", t)
+    if ".." in t or "DOTMULTI" in t:
+        t = _escape_dots(t)
+    if "," in t:
+        for pat in _COMMAS:
+            t = pat.sub(r"\1 , \2", t)
     t = t.replace("`", "'").replace("\u2018", "'").replace("\u2019", "'")
     t = t.replace("\u201c", ' " ').replace("\u201d", ' " ').replace("''", ' " ')
     t = t.replace("\u2013", "-").replace("--", "-")
-    t = _HYPHEN.sub(r"\1 \2", t)
-    for pat, rep in _APOS:
-        t = pat.sub(rep, t)
+    if "-" in t:
+        t = _HYPHEN.sub(r"\1 \2", t)
+    if "'" in t:
+        for pat, rep in _APOS:
+            t = pat.sub(rep, t)
     words = [w for w in _WORD_SPLIT.split(t) if w]
-    t = _restore_dots(" ".join(_final_periods(words, prefixes)))
-    t = _COLLAPSE.sub(" ", t)
-    t = t.strip(_JAVA_TRIM)
-    return [w for w in _WORD_SPLIT.split(t.lower()) if w]
+    t = " ".join(_final_periods(words, prefixes))
+    if "DOTMULTI" in t:
+        t = _restore_dots(t)
+    if not t.isascii():
+        t = _COLLAPSE.sub(" ", t)
+    return _words(t)
+
+
+def _words(t: str) -> list[str]:
+    """Trimmed, lowercased, split on spaces (the line holds no other separator by now)."""
+    return [w for w in t.strip(_JAVA_TRIM).lower().split(" ") if w]

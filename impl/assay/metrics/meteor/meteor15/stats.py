@@ -4,8 +4,9 @@ Per segment: the hypothesis (``|||`` removed, as pycocoevalcap does) and every r
 reference containing ``|||`` is several references on the jar's stdio line, research M10) are
 normalised (``-norm``, :mod:`.normalize`) when ``norm`` is on (else lowercased and split on
 whitespace), aligned (:mod:`.align`) and scored (:mod:`.score`); the statistics of the best-scoring
-reference are kept (first on ties). Row columns: the jar's 23 statistics, ``chunks_eval`` (chunks,
-0 for a perfect one-chunk segment: what the jar's corpus EVAL sums) and ``score``.
+reference are kept (first on ties; :mod:`.best`, compiled when built). Row columns: the jar's 23
+statistics, ``chunks_eval`` (chunks, 0 for a perfect one-chunk segment: what the jar's corpus EVAL
+sums) and ``score``.
 
 Scoring (:func:`scores_from_sums`) is the jar's EVAL: the formula of :mod:`.score` on summed rows
 with ``chunks_eval`` in place of ``chunks``. A segment is its own sum, and its EVAL equals its
@@ -19,10 +20,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from assay.core.errors import InputError
+from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
 from assay.metrics.meteor.knobs import module_weights
-from assay.metrics.meteor.meteor15 import align, normalize, score
+from assay.metrics.meteor.meteor15 import align, best, normalize, score
 from assay.resources import meteor15 as resources
 
 STAT_NAMES = ("test_len", "ref_len", "test_function", "ref_function",
@@ -52,36 +54,35 @@ def _text(seg: Any, where: str) -> str:
 
 
 def segment_stats(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], config: Config) -> SegmentStats:
-    """One row per segment: the statistics of its best-scoring reference (first on ties)."""
+    """One row per segment: the statistics of its best-scoring reference (first on ties), with the
+    collector paused (:func:`assay.core.gcpause.collector_paused`: the token lists are acyclic)."""
+    with collector_paused():
+        return _rows(hyps, refs, config)
+
+
+def _rows(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], config: Config) -> SegmentStats:
     res = resources.load(config.resources_path or None, config.language)
     mods = modules_of(config)
     alpha, beta, gamma, delta, weights = params(config)
-    fw = res.function_words
     if config.norm:
         def tok(s: str) -> list[str]:
             return normalize.tokenize(s, res.prefixes)
     else:
         def tok(s: str) -> list[str]:
             return s.lower().split()
-    rows: list[list[float]] = []
+    hyp_tokens: list[list[str]] = []
+    ref_tokens: list[list[list[str]]] = []
     for i, seg in enumerate(hyps):
-        hyp = tok(_text(seg, f"segment {i + 1}").replace("|||", ""))
+        hyp_tokens.append(tok(_text(seg, f"segment {i + 1}").replace("|||", "")))
         seg_refs = [tok(part) for k, s in enumerate(refs) if s[i] is not None
                     for part in _text(s[i], f"reference stream {k + 1}, segment {i + 1}").split("|||")]
         if not seg_refs:
             raise InputError(f"segment {i + 1} has no reference (METEOR needs at least one)")
-        best: tuple[float, list[float]] | None = None
-        for ref in seg_refs:
-            chosen = align.resolve(align.candidates(hyp, ref, res, mods), len(hyp), len(ref), config.beam)
-            st = align.alignment_stats(hyp, ref, chosen, fw)
-            value = score.parts(st, alpha, beta, gamma, delta, weights)["score"]
-            if best is None or value > best[0]:
-                best = (value, st)
-        assert best is not None
-        st = best[1]
-        perfect = st[21] == st[0] and st[22] == st[1] and st[20] == 1
-        rows.append([*st, 0.0 if perfect else st[20], best[0]])
-    return SegmentStats(COLUMNS, np.array(rows, dtype=np.float64).reshape(len(rows), len(COLUMNS)))
+        ref_tokens.append(seg_refs)
+    st, values = best.best_rows(hyp_tokens, ref_tokens, res, mods, config.beam, (alpha, beta, gamma, delta, weights))
+    perfect = (st[:, 21] == st[:, 0]) & (st[:, 22] == st[:, 1]) & (st[:, 20] == 1)
+    chunks_eval = np.where(perfect, 0.0, st[:, 20])
+    return SegmentStats(COLUMNS, np.column_stack([st, chunks_eval, values]).reshape(len(values), len(COLUMNS)))
 
 
 def scores_from_sums(sums: np.ndarray, config: Config) -> np.ndarray:
