@@ -1,7 +1,7 @@
 """BLEU speed: assay vs the tools it reproduces, in one process, on one corpus (ratios, not absolute times).
 
     python -m conformance.bench.bleu [--corpus DIR] [--size N] [--synthetic N] [--repeats 3]
-                                     [--no-sentence] [--no-nltk] [--quick]
+                                     [--no-sentence] [--no-nltk] [--nltk-smoothing K ...] [--quick]
     tox -e bench
 
 Corpus: every system of ``wmt17-ende-sacrebleu`` in ``../shared/corpora`` (or ``$ASSAY_CORPORA``)
@@ -15,12 +15,18 @@ before every run, so neither side profits from a previous repetition):
   ``sacrebleu.metrics.BLEU().corpus_score(hyps, [refs])`` (13a, exp);
 - NLTK corpus BLEU on ``str.split`` tokens: ``assay.score(..., profile="nltk")`` vs
   ``nltk.translate.bleu_score.corpus_bleu`` (method0), both given the same token lists;
-- sentence BLEU: ``assay.sentence_scores("bleu", ...)`` vs ``sacrebleu.sentence_bleu`` per segment.
+- sentence BLEU: ``assay.sentence_scores("bleu", ...)`` vs ``sacrebleu.sentence_bleu`` per segment;
+- NLTK sentence BLEU on the same token lists: ``assay.sentence_scores(..., profile="nltk")`` vs
+  ``nltk.translate.bleu_score.sentence_bleu`` per segment (method0; NLTK warns about zero counts,
+  once per call site); ``--nltk-smoothing 4 7`` adds one row per smoothing method K
+  (``smoothing="methodK"`` vs ``smoothing_function=SmoothingFunction().methodK``).
 Each row also shows the largest absolute score difference (the scores must agree).
 """
 from __future__ import annotations
 
 import sys
+import warnings
+from typing import Any
 
 import assay
 
@@ -31,13 +37,15 @@ from conformance.bench.harness import Bench, clear_sacrebleu_caches, max_abs_dif
 def main(argv: list[str] | None = None) -> int:
     parser = mt_arguments(__doc__, size=48064, quick=2000, repeats=3)
     parser.add_argument("--no-sentence", action="store_true", help="skip the sentence-level comparison")
-    parser.add_argument("--no-nltk", action="store_true", help="skip the NLTK comparison")
+    parser.add_argument("--no-nltk", action="store_true", help="skip the NLTK comparisons")
+    parser.add_argument("--nltk-smoothing", type=int, nargs="*", default=[], metavar="K", choices=range(8),
+                        help="also time NLTK sentence BLEU with SmoothingFunction().methodK (0-7)")
     args = parse(parser, argv)
     hyps, refs, corpus = load_mt(args)
 
     import nltk
     import sacrebleu
-    from nltk.translate.bleu_score import corpus_bleu
+    from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
     from sacrebleu.metrics import BLEU
 
     bench = Bench("BLEU: assay vs sacrebleu and NLTK", corpus, repeats=args.repeats, memory=args.memory,
@@ -59,14 +67,33 @@ def main(argv: list[str] | None = None) -> int:
                             f"nltk {nltk.__version__}", lambda: corpus_bleu(nltk_refs, hyp_toks),
                             agree=lambda a, t: abs(a.value - t))
         bench.note(f"assay {row.assay.result.value:.12f}  nltk {row.tool.result:.12f}")
-
     if not args.no_sentence:
         bench.compare(f"sentence BLEU ({len(hyps)} x sentence_bleu)",
                       lambda: assay.sentence_scores("bleu", hyps, [refs], profile="sacrebleu"), tool,
                       lambda: [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs)],
                       setup=clear_sacrebleu_caches,
                       agree=lambda a, t: max_abs_diff((x.value, y) for x, y in zip(a, t)))
+
+    if not args.no_nltk and not args.no_sentence:
+        smoothing = SmoothingFunction()
+        for k in dict.fromkeys([0, *args.nltk_smoothing]):
+            knobs = {"smoothing": f"method{k}"} if k else {}
+            function = getattr(smoothing, f"method{k}") if k else None
+            bench.compare(f"NLTK sentence BLEU ({len(hyps)} x, method{k})",
+                          lambda knobs=knobs: assay.sentence_scores("bleu", hyp_toks, [ref_toks], profile="nltk",
+                                                                    **knobs),
+                          f"nltk {nltk.__version__}",
+                          lambda function=function: _nltk_sentences(sentence_bleu, nltk_refs, hyp_toks, function),
+                          agree=lambda a, t: max_abs_diff((x.value, y) for x, y in zip(a, t)))
     return 0
+
+
+def _nltk_sentences(sentence_bleu: Any, nltk_refs: list[list[list[str]]], hyp_toks: list[list[str]],
+                    function: Any) -> list[float]:
+    """NLTK's sentence_bleu of every segment (its zero-count warnings silenced)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return [sentence_bleu(r, h, smoothing_function=function) for r, h in zip(nltk_refs, hyp_toks)]
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ lookup.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_
 from typing import Any, Callable, Sequence
 
 from assay.core.domains import integer
@@ -29,6 +31,8 @@ from assay.profiles.registry import Profile, get_profile
 from assay.text.segments import is_pretokenized
 
 LEVELS = ("corpus", "sentence")
+_SEGMENT_TYPES = (str, list, tuple)
+_NONE = type(None)
 
 WIDTH = integer(0, 17, reason="a double holds 17 significant digits; more decimals print only noise")
 """``width``: decimals in a score's text (``None``: the tool's own); the CLI's ``-w`` takes the same."""
@@ -91,11 +95,12 @@ def normalize_refs(hyps: Sequence[Any], refs: Any, orientation: str = "streams")
     if isinstance(hyps, str) or not isinstance(hyps, Sequence):
         what = "a single string" if isinstance(hyps, str) else type(hyps).__name__
         raise InputError(f"hyps must be a list of segments, not {what}")
-    for k, hyp in enumerate(hyps):
-        if not isinstance(hyp, (str, list, tuple)):
-            kind = type(hyp).__name__
-            got = "None" if hyp is None else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
-            raise InputError(f"hypothesis {k + 1} is {got}, expected a string (or a list of tokens)")
+    if not all(issubclass(t, _SEGMENT_TYPES) for t in set(map(type, hyps))):
+        for k, hyp in enumerate(hyps):
+            if not isinstance(hyp, _SEGMENT_TYPES):
+                kind = type(hyp).__name__
+                got = "None" if hyp is None else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+                raise InputError(f"hypothesis {k + 1} is {got}, expected a string (or a list of tokens)")
     if isinstance(refs, str) or not isinstance(refs, Sequence) or len(refs) == 0:
         raise InputError("refs must be a non-empty list of reference streams (one list per reference file)")
     token_mode = is_pretokenized(hyps)
@@ -123,7 +128,21 @@ def normalize_refs(hyps: Sequence[Any], refs: Any, orientation: str = "streams")
 
 def nrefs_field(refs: list[list[Any]]) -> str:
     """sacrebleu's ``nrefs``: the count, or ``var`` when some segment lacks a reference."""
-    return "var" if any(r is None for s in refs for r in s) else str(len(refs))
+    return "var" if any(map(_has_missing, refs)) else str(len(refs))
+
+
+def _has_missing(stream: Sequence[Any]) -> bool:
+    """Whether a reference stream has a missing (None) reference (one C-level pass)."""
+    return _NONE in set(map(type, stream))
+
+
+def _nrefs_of_segments(streams: list[list[Any]]) -> Callable[[int], str]:
+    """``i -> nrefs`` of segment i: ``var`` when one of its references is missing, else the count."""
+    full = str(len(streams))
+    if not any(map(_has_missing, streams)):
+        return lambda i: full
+    missing = [any(row) for row in zip(*[map(is_, s, repeat(None)) for s in streams])]
+    return lambda i: "var" if missing[i] else full
 
 
 def _stats(configured: Configured, hyps: Sequence[Any], refs: Any, refs_orientation: str
@@ -164,12 +183,16 @@ def _make_score(family: MetricFamily, value: float, components: Any, config: Con
     shown = presenter(family.name)
     if signature is None:
         signature = shown.signature(config, profile.name, nrefs, profile.tool_version)
+    return Score(family.name, value, config, profile.name, signature, _renderer(shown, width), components)
 
+
+def _renderer(shown: Any, width: int | None) -> Callable[[Score], tuple[str, dict[str, Any] | None]]:
+    """A Score's ``render``: the tool's text and JSON from presenter ``shown`` at ``width``."""
     def render(s: Score) -> tuple[str, dict[str, Any] | None]:
         args = (s.value, s.components, s.config, s.profile, s.signature, width)
         return shown.format_text(*args), shown.tool_json(*args)
 
-    return Score(family.name, value, config, profile.name, signature, render, components)
+    return render
 
 
 def score_configured(configured: Configured, hyps: Sequence[Any], refs: Any, *,
@@ -187,11 +210,7 @@ def sentence_scores_configured(configured: Configured, hyps: Sequence[Any], refs
     ``sentence`` for the tool's sentence-level defaults)."""
     check_width(width)
     stats, streams = _stats(configured, hyps, refs, refs_orientation)
-
-    def nrefs(i: int) -> str:
-        return "var" if any(s[i] is None for s in streams) else str(len(streams))
-
-    return sentence_scores_from_stats(configured, stats, nrefs, width)
+    return sentence_scores_from_stats(configured, stats, _nrefs_of_segments(streams), width)
 
 
 def sentence_scores_from_stats(configured: Configured, stats: SegmentStats, nrefs: Callable[[int], str],
@@ -200,14 +219,17 @@ def sentence_scores_from_stats(configured: Configured, stats: SegmentStats, nref
     width = check_width(width)
     family, config, prof = configured.family, configured.config, configured.profile
     shown = presenter(family.name)
+    render = _renderer(shown, width)
+    name, prof_name = family.name, prof.name
     signatures: dict[str, str] = {}
     out = []
     with collector_paused():   # one Score per segment: no full collections of a large heap meanwhile
         for i, (value, components) in enumerate(family.sentence_stats_scores(stats, config)):
             field = nrefs(i)
-            if field not in signatures:
-                signatures[field] = shown.signature(config, prof.name, field, prof.tool_version)
-            out.append(_make_score(family, value, components, config, prof, field, width, signatures[field]))
+            signature = signatures.get(field)
+            if signature is None:
+                signature = signatures[field] = shown.signature(config, prof_name, field, prof.tool_version)
+            out.append(Score(name, value, config, prof_name, signature, render, components))
     return out
 
 

@@ -15,12 +15,28 @@ one segment at a time, so memory is proportional to the longest segment:
 - an n-gram whose prefix was not matched (clipped count 0) cannot match either: only the
   positions whose n-gram matched are kept, in a compact list per side, for order n+1 (the same
   pruning as the pure version; compact lists instead of flags, so no branch per dead position).
+
+:func:`token_matches_into` does the same straight from token lists (the twin of
+:func:`assay.text.ngrams.token_matches`): each segment's tokens get segment-local ids from a small
+hash table (:class:`_Interner`) instead of ids from a corpus-wide dict, whose lookups miss the cache
+on a large vocabulary; the clipped counts are the same, since clipping compares the tokens of one
+segment only.
 """
-from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcmp, memset
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
-from cpython.object cimport PyObject
+from cpython.list cimport PyList_CheckExact
+from cpython.object cimport PyObject, PyObject_Hash
+from cpython.sequence cimport PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS
+from cpython.tuple cimport PyTuple_CheckExact
+from cpython.unicode cimport PyUnicode_GET_LENGTH
+
+cdef extern from "Python.h":
+    int PyUnicode_1BYTE_KIND
+    int PyUnicode_KIND(object o)
+    void* PyUnicode_DATA(object o)
+    bint PyUnicode_CheckExact(object o)
 
 
 def encode_into(object token_lists, dict vocab, int64_t[::1] ids):
@@ -61,12 +77,13 @@ cdef class _Work:
     cdef int32_t* tmp            # code -> count in the current reference
     cdef int32_t* pos            # live positions (every side, side after side)
     cdef int32_t* code           # ... and the code of the n-gram (order n-1, then n) starting there
-    cdef Py_ssize_t cap_hyp, cap_all
+    cdef Py_ssize_t cap_hyp, cap_all, cap_vocab
 
     def __cinit__(self, Py_ssize_t vocab_size):
-        self.uni_hyp = <int32_t*>calloc(max(vocab_size, 1), sizeof(int32_t))
-        self.uni_max = <int32_t*>calloc(max(vocab_size, 1), sizeof(int32_t))
-        self.uni_tmp = <int32_t*>calloc(max(vocab_size, 1), sizeof(int32_t))
+        self.cap_vocab = max(vocab_size, 1)
+        self.uni_hyp = <int32_t*>calloc(self.cap_vocab, sizeof(int32_t))
+        self.uni_max = <int32_t*>calloc(self.cap_vocab, sizeof(int32_t))
+        self.uni_tmp = <int32_t*>calloc(self.cap_vocab, sizeof(int32_t))
         self.keys = NULL
         self.vals = NULL
         self.used = NULL
@@ -96,6 +113,21 @@ cdef class _Work:
         free(self.hyp_cnt)
         free(self.ref_max)
         free(self.tmp)
+
+    cdef int reserve_vocab(self, Py_ssize_t vocab_size) except -1:
+        """Unigram counters for ids below ``vocab_size`` (zero, as they are between segments)."""
+        if vocab_size <= self.cap_vocab:
+            return 0
+        free(self.uni_hyp)
+        free(self.uni_max)
+        free(self.uni_tmp)
+        self.cap_vocab = max(vocab_size, 2 * self.cap_vocab)
+        self.uni_hyp = <int32_t*>calloc(self.cap_vocab, sizeof(int32_t))
+        self.uni_max = <int32_t*>calloc(self.cap_vocab, sizeof(int32_t))
+        self.uni_tmp = <int32_t*>calloc(self.cap_vocab, sizeof(int32_t))
+        if self.uni_hyp == NULL or self.uni_max == NULL or self.uni_tmp == NULL:
+            raise MemoryError()
+        return 0
 
     cdef int reserve(self, Py_ssize_t hyp_len, Py_ssize_t all_len) except -1:
         cdef Py_ssize_t slots = 16
@@ -331,3 +363,183 @@ def clipped_matches_into(list ids, list offsets, int max_order, Py_ssize_t vocab
         free(live)
         free(id_ptr)
         free(off_ptr)
+
+
+# ----------------------------------------------------------------------------- token lists
+cdef struct LocalSlot:
+    uint64_t key          # the code points packed 8 bits each, or (tag & LONG) the str's hash
+    uint32_t tag          # the token's length, | LONG when the key is a hash
+    int32_t id            # segment-local id; -1 = empty
+    PyObject* token       # the first token seen with this key (borrowed; compared when tag & LONG)
+
+
+cdef uint32_t LONG = 0x80000000U
+
+
+cdef class _Interner:
+    """Segment-local token ids (0, 1, ... in first-seen order) for exact ``str`` tokens, in an
+    open-addressing table sized for the segment, so that it stays in the first-level cache: a token
+    of at most 8 code points below U+0100 is keyed on its code points packed into 64 bits (one
+    integer comparison), any other on its hash, confirmed by comparing the code points."""
+
+    cdef LocalSlot* slots
+    cdef int32_t* used            # slots filled in this segment (to reset them)
+    cdef Py_ssize_t cap, n_ids    # cap: slots, a power of two
+
+    def __cinit__(self):
+        self.slots = NULL
+        self.used = NULL
+        self.cap = 0
+        self.n_ids = 0
+
+    def __dealloc__(self):
+        free(self.slots)
+        free(self.used)
+
+    cdef int reserve(self, Py_ssize_t n_tokens) except -1:
+        """Room for a segment of ``n_tokens`` tokens (the table is empty between segments)."""
+        cdef Py_ssize_t cap = 16, j
+        if 2 * n_tokens <= self.cap:
+            return 0
+        while cap < 2 * n_tokens:
+            cap *= 2
+        free(self.slots)
+        free(self.used)
+        self.slots = <LocalSlot*>malloc(cap * sizeof(LocalSlot))
+        self.used = <int32_t*>malloc(cap * sizeof(int32_t))
+        if self.slots == NULL or self.used == NULL:
+            self.cap = 0
+            raise MemoryError()
+        self.cap = cap
+        for j in range(cap):
+            self.slots[j].id = -1
+        return 0
+
+    cdef int64_t intern(self, PyObject* token) except -2:
+        """The local id of ``token``; -1 when it is not an exact ``str`` (the caller falls back)."""
+        cdef object tok = <object>token
+        cdef Py_ssize_t n, j, k
+        cdef int kind
+        cdef const unsigned char* b
+        cdef uint64_t key = 0
+        cdef uint32_t tag
+        cdef LocalSlot* slot
+        if not PyUnicode_CheckExact(tok):
+            return -1
+        n = PyUnicode_GET_LENGTH(tok)
+        kind = PyUnicode_KIND(tok)
+        if kind == PyUnicode_1BYTE_KIND and n <= 8:
+            b = <const unsigned char*>PyUnicode_DATA(tok)
+            for k in range(n):
+                key = (key << 8) | <uint64_t>b[k]
+            tag = <uint32_t>n
+        else:
+            if n >= LONG:
+                raise MemoryError("a token of 2**31 code points or more")
+            key = <uint64_t>PyObject_Hash(tok)
+            tag = <uint32_t>n | LONG
+        j = _slot(key ^ tag, self.cap - 1)
+        while True:
+            slot = &self.slots[j]
+            if slot.id < 0:
+                slot.key = key
+                slot.tag = tag
+                slot.token = token
+                slot.id = <int32_t>self.n_ids
+                self.used[self.n_ids] = <int32_t>j
+                self.n_ids += 1
+                return slot.id
+            if slot.key == key and slot.tag == tag and (
+                    not (tag & LONG) or slot.token == token or _same_text(slot.token, token, kind, n)):
+                return slot.id
+            j = (j + 1) & (self.cap - 1)
+
+    cdef void clear(self) noexcept:
+        cdef Py_ssize_t i
+        for i in range(self.n_ids):
+            self.slots[self.used[i]].id = -1
+        self.n_ids = 0
+
+
+cdef inline bint _same_text(PyObject* a, PyObject* b, int kind, Py_ssize_t n) noexcept:
+    """Two exact ``str`` of length ``n``, ``b`` of ``kind``: equal code points (``a == b``)."""
+    return (PyUnicode_KIND(<object>a) == kind
+            and memcmp(PyUnicode_DATA(<object>a), PyUnicode_DATA(<object>b), n * kind) == 0)
+
+
+cdef Py_ssize_t _token_count(object seg) except -2:
+    """The number of tokens of a segment: a list or tuple (exactly), None = empty; -1 = another type."""
+    if seg is None:
+        return 0
+    if PyList_CheckExact(seg) or PyTuple_CheckExact(seg):
+        return PySequence_Fast_GET_SIZE(seg)
+    return -1
+
+
+def token_matches_into(list hyps, list refs, int max_order, double[:, ::1] correct):
+    """``correct[s, n-1]`` (zero on entry) of token lists, as :func:`clipped_matches_into` of the
+    tokens interned into one vocabulary (``hyps[s]``: segment s's hypothesis tokens; ``refs[k][s]``
+    reference k's, None = missing). Tokens are interned per segment (:class:`_Interner`): clipping
+    compares tokens of one segment only, so local ids give the same counts, and every table stays
+    small. Returns False, with ``correct`` partly filled, when a segment is not a list or tuple or a
+    token is not an exact ``str``: the caller then interns with a dict (any hashable token)."""
+    cdef Py_ssize_t n_sides = 1 + len(refs), n_seg = correct.shape[0], s, k, t, m, all_len, cap = 0
+    cdef Segment* segs = <Segment*>malloc(n_sides * sizeof(Segment))
+    cdef Py_ssize_t* live = <Py_ssize_t*>malloc(n_sides * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* counts = <Py_ssize_t*>malloc(n_sides * sizeof(Py_ssize_t))
+    cdef int64_t* ids = NULL
+    cdef int64_t tid
+    cdef PyObject** items
+    cdef void* p
+    cdef list sides = [hyps] + refs
+    cdef object seg
+    cdef _Work w = _Work(1)
+    cdef _Interner table = _Interner()
+    try:
+        if segs == NULL or live == NULL or counts == NULL:
+            raise MemoryError()
+        for k in range(n_sides):
+            if len(sides[k]) < n_seg:
+                raise ValueError("every side needs a segment per row of correct")
+        if max_order < 1:
+            return True
+        for s in range(n_seg):
+            all_len = 0
+            for k in range(n_sides):
+                m = _token_count(sides[k][s])
+                if m < 0:
+                    return False
+                counts[k] = m
+                all_len += m
+            if counts[0] == 0:
+                continue
+            if all_len > cap:
+                cap = max(all_len, 2 * cap)
+                p = realloc(ids, cap * sizeof(int64_t))
+                if p == NULL:
+                    raise MemoryError()
+                ids = <int64_t*>p
+            table.reserve(all_len)
+            all_len = 0
+            for k in range(n_sides):
+                segs[k].ids = ids + all_len
+                segs[k].length = counts[k]
+                if counts[k]:
+                    seg = sides[k][s]
+                    items = PySequence_Fast_ITEMS(seg)
+                    for t in range(counts[k]):
+                        tid = table.intern(items[t])
+                        if tid < 0:
+                            table.clear()
+                            return False
+                        ids[all_len + t] = tid
+                all_len += counts[k]
+            w.reserve_vocab(table.n_ids)
+            table.clear()
+            _segment(w, segs, n_sides, max_order, &correct[s, 0], live)
+        return True
+    finally:
+        free(segs)
+        free(live)
+        free(counts)
+        free(ids)

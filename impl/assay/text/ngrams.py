@@ -5,16 +5,17 @@ ranking the pairs (code of its (n-1)-gram prefix, id of its last token) with ``n
 so no per-n-gram Python object is ever made. Counts per (segment, n-gram) are then sorted
 integer keys, and clipping (``min(hyp count, max ref count)``) is a ``searchsorted`` join.
 
-:func:`encode` and :func:`clipped_matches` have a compiled twin (``assay.text._ngrams_c``,
-:mod:`assay.core.accel`); :func:`encode_py` and :func:`clipped_matches_py` are the pure
-specification. The twin of ``clipped_matches`` works one segment at a time (a segment-local hash
-table of n-gram codes), so its memory is proportional to the longest segment, not the corpus.
+:func:`encode`, :func:`clipped_matches` and :func:`token_matches` (both at once, from token
+lists) have a compiled twin (``assay.text._ngrams_c``, :mod:`assay.core.accel`); :func:`encode_py`,
+:func:`clipped_matches_py` and :func:`token_matches_py` are the pure specification. The twins of
+``clipped_matches``/``token_matches`` work one segment at a time (segment-local hash tables of
+n-gram codes, and of tokens), so their memory is proportional to the longest segment, not the corpus.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
-from typing import Sequence
+from typing import Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -130,6 +131,39 @@ def clipped_matches_py(sides: Sequence[Encoded], max_order: int) -> np.ndarray:
         live[:] = False
         live[where] = (clipped > 0)[code_v]
     return correct
+
+
+def token_matches(hyp_toks: Sequence[Sequence[Hashable]], ref_toks: Sequence[Sequence[Sequence[Hashable] | None]],
+                  max_order: int) -> np.ndarray:
+    """:func:`clipped_matches` of token lists: ``hyp_toks[s]`` the hypothesis tokens of segment s,
+    ``ref_toks[k][s]`` reference k's (None: missing, no n-grams), all interned into one vocabulary.
+
+    The twin (``token_matches_into``) interns the tokens of each segment on their own (clipping
+    compares tokens of one segment only), so it makes no corpus-wide table and its lookups stay in
+    cache; it takes exact ``str`` tokens in lists or tuples. Other tokens (any hashable, as a dict
+    key) are interned with a dict (:func:`encode`, then :func:`clipped_matches`).
+    """
+    if _compiled is None:
+        return token_matches_py(hyp_toks, ref_toks, max_order)
+    correct = np.zeros((len(hyp_toks), max_order))
+    if _compiled.token_matches_into(list(hyp_toks), [list(s) for s in ref_toks], max_order, correct):
+        return correct
+    return _interned_matches(hyp_toks, ref_toks, max_order, encode, clipped_matches)   # other tokens
+
+
+def token_matches_py(hyp_toks: Sequence[Sequence[Hashable]], ref_toks: Sequence[Sequence[Sequence[Hashable] | None]],
+                     max_order: int) -> np.ndarray:
+    """:func:`token_matches`, pure (the specification of the twin): :func:`encode_py` into one
+    vocabulary, then :func:`clipped_matches_py`."""
+    return _interned_matches(hyp_toks, ref_toks, max_order, encode_py, clipped_matches_py)
+
+
+def _interned_matches(hyp_toks: Sequence[Sequence[Hashable]], ref_toks: Sequence[Sequence[Sequence[Hashable] | None]],
+                      max_order: int, intern: Callable[..., Encoded],
+                      match: Callable[[Sequence[Encoded], int], np.ndarray]) -> np.ndarray:
+    vocab: dict[Hashable, int] = {}
+    sides = [intern(hyp_toks, vocab)] + [intern([t or [] for t in s], vocab) for s in ref_toks]
+    return match(sides, max_order)
 
 
 @dataclass(frozen=True)

@@ -6,18 +6,28 @@ from typing import Any, Mapping, Sequence
 from assay.core.errors import InputError
 from assay.tokenizers import get_tokenizer, lowercase_text
 
+_TOKEN_LIST_TYPES = (list, tuple)
+_NONE = type(None)
+
 
 def is_pretokenized(segments: Sequence[Any]) -> bool:
-    """True when segments are token lists (NLTK call shape) rather than strings."""
-    return bool(segments) and all(isinstance(s, (list, tuple)) for s in segments if s is not None)
+    """True when segments are token lists (NLTK call shape) rather than strings: there is at least
+    one segment and every segment that is not None is a list or tuple.
+
+    Decided on the set of the segments' types (one C-level pass, then one check per distinct type).
+    """
+    if not segments:
+        return False
+    return all(t is _NONE or issubclass(t, _TOKEN_LIST_TYPES) for t in set(map(type, segments)))
 
 
 def tokenize_segments(segments: Sequence[Any], config: Mapping[str, Any], *,
-                      lowercase_after: bool = False) -> list[list[str]]:
+                      lowercase_after: bool = False) -> list[Sequence[str]]:
     """Tokens of each segment: the configured tokenizer on strings, or token lists as given.
 
-    Token lists (NLTK's input shape) are used as they are, lowercased per token when the
-    ``lowercase`` knob is on; they require ``tokenize='none'`` so that no rule is silently skipped.
+    Token lists (NLTK's input shape) are used as they are (the caller's lists, not copies: callers
+    only read them), lowercased per token when the ``lowercase`` knob is on; they require
+    ``tokenize='none'`` so that no rule is silently skipped.
     """
     mode = config["lowercase_mode"] if config["lowercase"] else None
     if is_pretokenized(segments):
@@ -25,25 +35,30 @@ def tokenize_segments(segments: Sequence[Any], config: Mapping[str, Any], *,
             raise InputError(f"token lists were given but tokenize={config['tokenize']!r}; "
                              "pass strings, or set tokenize=none for pre-tokenised input")
         if mode is None:
-            return [list(seg) for seg in segments]
+            return list(segments)
         return [[lowercase_text(t, mode) for t in seg] for seg in segments]
-    for i, seg in enumerate(segments):
-        if not isinstance(seg, str):
-            raise InputError(f"segment {i + 1}: expected a string or a list of tokens, got {type(seg).__name__}")
+    if set(map(type, segments)) - {str}:
+        for i, seg in enumerate(segments):
+            if not isinstance(seg, str):
+                raise InputError(f"segment {i + 1}: expected a string or a list of tokens, "
+                                 f"got {type(seg).__name__}")
     tokenizer = get_tokenizer(config["tokenize"])
     if lowercase_after and mode is not None:
         return [[lowercase_text(t, mode) for t in toks] for toks in tokenizer.tokenize_lines(segments, None)]
     return tokenizer.tokenize_lines(segments, mode)
 
 
-def tokenize_refs(refs: Sequence[Sequence[Any]], config: Mapping[str, Any]) -> list[list[list[str] | None]]:
+def tokenize_refs(refs: Sequence[Sequence[Any]], config: Mapping[str, Any]) -> list[list[Sequence[str] | None]]:
     """Tokenise every reference stream; ``None`` entries (missing references) stay ``None``."""
-    out: list[list[list[str] | None]] = []
+    out: list[list[Sequence[str] | None]] = []
+    lowercase_after = bool(config.get("lowercase_refs_after_tokenizing", False))
     for stream in refs:
+        if _NONE not in set(map(type, stream)):
+            out.append(tokenize_segments(stream, config, lowercase_after=lowercase_after))
+            continue
         present = [i for i, r in enumerate(stream) if r is not None]
-        toks = tokenize_segments([stream[i] for i in present], config,
-                                 lowercase_after=bool(config.get("lowercase_refs_after_tokenizing", False)))
-        full: list[list[str] | None] = [None] * len(stream)
+        toks = tokenize_segments([stream[i] for i in present], config, lowercase_after=lowercase_after)
+        full: list[Sequence[str] | None] = [None] * len(stream)
         for i, t in zip(present, toks):
             full[i] = t
         out.append(full)

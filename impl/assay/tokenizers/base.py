@@ -8,9 +8,17 @@ U+001C-U+001F and all Unicode spaces; Perl's ``split`` on bytes splits ASCII whi
 from __future__ import annotations
 
 import re
-from typing import Callable, Literal, Sequence
+from typing import TYPE_CHECKING, Callable, Literal, Optional, Sequence
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Lowercase = Literal["unicode", "perl", "ascii"] | None
+
+IdEncoder = Callable[[Sequence[str]], "tuple[np.ndarray, np.ndarray]"]
+"""``lines -> (ids, lengths)``: the int64 ids of every token of every line (one table shared by
+the encoder's calls, ids in first-seen order) and each line's token count
+(:meth:`Tokenizer.id_encoder`)."""
 
 _ASCII_UPPER = str.maketrans({chr(c): chr(c + 32) for c in range(ord("A"), ord("Z") + 1)})
 
@@ -117,7 +125,8 @@ class Tokenizer:
       ``rstrip()``s, then tokenises; mteval lowercases between its rewrite steps), split the
       tool's way;
     - ``tokenize_lines(lines, lowercase)``: ``tokenize_segment`` for a whole corpus, usually in one
-      pass; it must equal the per-segment results exactly (property-tested).
+      pass; it must equal the per-segment results exactly (property-tested);
+    - ``id_encoder(lowercase)``: optionally, text straight to token ids (see the method).
     """
 
     name: str = ""
@@ -140,6 +149,13 @@ class Tokenizer:
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
         return [self.tokenize_segment(line, lowercase) for line in lines]
+
+    def id_encoder(self, lowercase: Lowercase = None) -> Optional[IdEncoder]:
+        """A function ``lines -> (ids, lengths)`` equal to ``tokenize_lines(lines, lowercase)``
+        followed by :func:`assay.text.ngrams.encode` into one vocabulary shared by its calls, or
+        None when the tokenizer has none (the default: callers tokenise and intern). A tokenizer
+        with a compiled twin overrides it to skip making a ``str`` per token (13a)."""
+        return None
 
     def __call__(self, line: str) -> str:
         return self.tokenize(line)

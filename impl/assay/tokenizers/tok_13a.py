@@ -60,16 +60,13 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from assay.core import accel
-from assay.tokenizers.base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
+from assay.tokenizers.base import IdEncoder, Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
 
 try:
     from assay.tokenizers import _tok_13a_c as _compiled
 except ImportError:        # not built: the pure path
     _compiled = None
 _compiled = accel.use(_compiled, __name__)
-
-#: ``lines -> (ids, lengths)``: token ids of every line, concatenated (int64), and each line's count
-IdEncoder = Callable[[Sequence[str]], "tuple[np.ndarray, np.ndarray]"]
 
 # ---------------------------------------------------------------------------------------------
 # The literal rules (reference implementation, used by the tests and by nothing hot).

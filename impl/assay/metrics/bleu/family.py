@@ -23,6 +23,7 @@ The tools differ only in the knobs (:mod:`assay.metrics.bleu.knobs`; shared/rese
 from __future__ import annotations
 
 from functools import partial
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -70,7 +71,8 @@ class Bleu(MetricFamily):
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
         """Each row scored as a corpus of its own (it is its own last segment)."""
         scored = score_rows(stats.rows, config, stats.rows, stats.columns)
-        return [(value, partial(scored.components, i)) for i, value in enumerate(scored.values.tolist())]
+        values = scored.values.tolist()
+        return list(zip(values, map(partial, repeat(scored.components), range(len(values)))))
 
     # ------------------------------------------------------------------ resampling
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:

@@ -27,17 +27,19 @@ position i, ``p_i = (i + K / ln L) / d_i`` (no ``L > 1`` guard: ``L = 1`` raises
 It is selected by the knob ``nltk_method4 = "index"`` (default ``"halving"`` = 3.6+). ``K = 0`` makes
 NLTK >= 3.6 divide by ``2^k * K / ln L = 0`` (ZeroDivisionError), reproduced as a tool failure.
 
-These functions transform one corpus's precision list; :mod:`assay.metrics.bleu.score` calls them
-row by row (methods 5-7 need the last segment's row, so they are not vectorised).
+These functions transform one corpus's precision list (the specification); :func:`nltk_rows`
+computes methods 4, 5 and 7 for many rows at once (sentence scores: every segment is a row that is
+its own last segment), with the same elementwise operations; method 6 stays row by row.
 """
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from assay.core.errors import KnobError, ToolBehaviourError
+from assay.metrics.bleu import libm
 
 NEXT_ORDER = 5  # method5 always appends the last segment's 5-gram precision
 
@@ -66,22 +68,29 @@ def _method4(p: list[float], correct: list[float], total: list[float], sys_len: 
         for i, (c, t) in enumerate(zip(correct, total)):
             if c == 0 and t > 0:
                 if sys_len == 1:
-                    raise ToolBehaviourError("NLTK 3.5 SmoothingFunction.method4 divides by ln(hyp_len) = 0",
-                                             "ZeroDivisionError")
+                    raise _index_log_zero()
                 p[i] = (i + k_const / math.log(sys_len)) / t
         return p
     if sys_len <= 1:
         return p
     log_len = math.log(sys_len)
     if k_const == 0 and any(c == 0 and t > 0 for c, t in zip(correct, total)):
-        raise ToolBehaviourError("NLTK SmoothingFunction.method4 divides by 2^k * K / ln(hyp_len) = 0 (K = 0)",
-                                 "ZeroDivisionError")
+        raise _halving_k_zero()
     k = 1
     for i, (c, t) in enumerate(zip(correct, total)):
         if c == 0 and t > 0:
             p[i] = 1.0 / (2 ** k * k_const / log_len) / t
             k += 1
     return p
+
+
+def _index_log_zero(i: int = 0) -> ToolBehaviourError:
+    return ToolBehaviourError("NLTK 3.5 SmoothingFunction.method4 divides by ln(hyp_len) = 0", "ZeroDivisionError")
+
+
+def _halving_k_zero(i: int = 0) -> ToolBehaviourError:
+    return ToolBehaviourError("NLTK SmoothingFunction.method4 divides by 2^k * K / ln(hyp_len) = 0 (K = 0)",
+                              "ZeroDivisionError")
 
 
 def _method5(p: list[float], next_precision: float) -> list[float]:
@@ -118,8 +127,12 @@ def _method6(p: list[float], correct: list[float], last_hyp_len: float, alpha: f
 
 def _last_value(columns: Sequence[str], last: np.ndarray | None, name: str) -> float:
     if last is None or name not in columns:
-        raise KnobError(f"NLTK smoothing needs the last segment's {name!r} statistics column")
+        raise _needs_column(name)
     return float(last[list(columns).index(name)])
+
+
+def _needs_column(name: str) -> KnobError:
+    return KnobError(f"NLTK smoothing needs the last segment's {name!r} statistics column")
 
 
 def _last_next_precision(columns: Sequence[str], last: np.ndarray | None) -> float:
@@ -127,3 +140,85 @@ def _last_next_precision(columns: Sequence[str], last: np.ndarray | None) -> flo
     correct = _last_value(columns, last, "correct_next")
     total = _last_value(columns, last, "total_next")
     return correct / total if total > 0 else 0.0
+
+
+# ----------------------------------------------------------------------------- every row at once
+VECTORISED = ("nltk-method4", "nltk-method5", "nltk-method7")
+"""The methods :func:`nltk_rows` computes for many rows at once (method 6 stays row by row)."""
+
+Failure = tuple[np.ndarray, Callable[[int], Exception]]
+
+
+def nltk_rows(method: str, prec: np.ndarray, correct: np.ndarray, total: np.ndarray, sys_len: np.ndarray,
+              orders: np.ndarray, rows: np.ndarray, config: Any, columns: Sequence[str],
+              last: np.ndarray | None) -> tuple[np.ndarray, list[Failure]]:
+    """:func:`nltk_methods` of every row in ``rows`` (bool mask) at once, for the methods in
+    :data:`VECTORISED`: row i's first ``orders[i]`` precisions become ``nltk_methods(method,
+    prec[i, :k], correct[i, :k], total[i, :k], sys_len[i], config, columns, last[i])`` (k = orders[i];
+    the same operations in the same order, elementwise, so the same bits), other entries unchanged.
+    Rows in ``rows`` have ``sys_len >= 1`` (an empty hypothesis scores 0 before any smoothing).
+
+    Returns the new precisions and the failures: (row mask, error of row i) pairs, for the caller
+    to raise the first failing row's (tests/accel/test_bleu_score_twins.py compares both).
+    """
+    prec = prec.copy()
+    within = np.arange(prec.shape[1])[None, :] < orders[:, None]
+    failures: list[Failure] = []
+    if method in ("nltk-method4", "nltk-method7"):
+        prec, failure = _method4_rows(prec, correct, total, sys_len, rows, within, config)
+        if failure is not None:
+            failures.append(failure)
+    if method in ("nltk-method5", "nltk-method7"):
+        nxt, failure = _next_precisions(columns, last, len(prec), rows)
+        if failure is not None:
+            failures.append(failure)
+        else:
+            prec = _method5_rows(prec, nxt, rows, orders, within)
+    return prec, failures
+
+
+def _method4_rows(prec: np.ndarray, correct: np.ndarray, total: np.ndarray, sys_len: np.ndarray, rows: np.ndarray,
+                  within: np.ndarray, config: Any) -> tuple[np.ndarray, Failure | None]:
+    k_const = float(config.smooth_k)
+    zero = (correct == 0) & (total > 0) & within & rows[:, None]
+    any_zero = zero.any(axis=1)
+    log_len = libm.log(np.where(sys_len > 1, sys_len, 2.0))     # only rows with sys_len > 1 read it
+    with np.errstate(all="ignore"):
+        if config.nltk_method4 == "index":   # NLTK 3.5: (i + K / ln L) / d_i at 0-based position i
+            value = (np.arange(prec.shape[1])[None, :] + (k_const / log_len)[:, None]) / total
+            return np.where(zero & (sys_len != 1)[:, None], value, prec), (
+                (any_zero & (sys_len == 1), _index_log_zero) if (any_zero & (sys_len == 1)).any() else None)
+        # NLTK >= 3.6: 1 / (2^k K / ln L) / d_i for the k-th zero order, only when L > 1
+        longer = sys_len > 1
+        value = 1.0 / (np.ldexp(1.0, np.cumsum(zero, axis=1)) * k_const / log_len[:, None]) / total
+        failing = any_zero & longer if k_const == 0 else None
+        return np.where(zero & longer[:, None], value, prec), (
+            (failing, _halving_k_zero) if failing is not None and failing.any() else None)
+
+
+def _next_precisions(columns: Sequence[str], last: np.ndarray | None, m: int, rows: np.ndarray
+                     ) -> tuple[np.ndarray, Failure | None]:
+    """Per row: the last segment's 5-gram precision (:func:`_last_next_precision`), or the failure
+    of every row in ``rows`` when the statistics lack it."""
+    for name in ("correct_next", "total_next"):
+        if last is None or name not in columns:
+            return np.zeros(m), (rows, lambda i, name=name: _needs_column(name))
+    names = list(columns)
+    correct = last[:, names.index("correct_next")].astype(np.float64)
+    total = last[:, names.index("total_next")].astype(np.float64)
+    out = np.zeros(len(last))
+    np.divide(correct, total, out=out, where=total > 0)
+    return np.broadcast_to(out, (m,)) if len(out) == 1 else out, None
+
+
+def _method5_rows(prec: np.ndarray, nxt: np.ndarray, rows: np.ndarray, orders: np.ndarray,
+                  within: np.ndarray) -> np.ndarray:
+    """m_0 = p_1 + 1, then p_i <- (m_{i-1} + p_i + p_{i+1}) / 3 order by order, p_{k+1} = ``nxt``."""
+    n = prec.shape[1]
+    out = prec.copy()
+    previous = prec[:, 0] + 1.0
+    for i in range(n):
+        following = nxt if i + 1 >= n else np.where(i + 1 < orders, prec[:, i + 1], nxt)
+        previous = (previous + prec[:, i] + following) / 3.0
+        out[:, i] = np.where(within[:, i] & rows, previous, prec[:, i])
+    return out

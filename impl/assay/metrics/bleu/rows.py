@@ -18,7 +18,9 @@ cost a whole pass per method (9 configurations of sacrebleu and NLTK smoothing: 
 """
 from __future__ import annotations
 
-from typing import Any
+from itertools import repeat
+from operator import is_not
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -26,10 +28,10 @@ from assay.core.errors import ToolBehaviourError
 from assay.core.family import Refs, Segments
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
-from assay.text.ngrams import Encoded, clipped_matches, encode
+from assay.text.ngrams import Encoded, clipped_matches, encode, token_matches
 from assay.text.segments import tokenize_refs, tokenize_segments
 from assay.tokenizers import get_tokenizer
-from assay.tokenizers.tok_13a import IdEncoder, Tokenizer13a
+from assay.tokenizers.base import IdEncoder
 
 _STR_OR_NONE = {str, type(None)}
 NEXT_ORDER = 5   # NLTK method5 appends the last segment's 5-gram precision for every N
@@ -51,17 +53,10 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
             if all(s[i] is None for s in refs):
                 raise ToolBehaviourError(f"segment {i + 1} has no valid reference (sacrebleu 1.x: "
                                          "'No valid references for a sentence!')", "EOFError")
-    sides, present = encode_sides(hyps, refs, config)
-    n_seg = sides[0].n_segments
     n_main = config.max_ngram_order
     order = max(n_main, NEXT_ORDER)
-
-    hyp_len = sides[0].lengths.astype(np.float64)
-    ref_lens = np.vstack([s.lengths for s in sides[1:]]).astype(np.float64) if len(sides) > 1 else \
-        np.zeros((0, n_seg))
+    hyp_len, ref_lens, present, correct = _lengths_and_matches(hyps, refs, config, order)
     ref_len = choose_ref_length(hyp_len, ref_lens, present, config.ref_length)
-
-    correct = clipped_matches(sides, order)
     total = np.maximum(hyp_len[:, None] - np.arange(order)[None, :], config.per_segment_min_total)
     nxt = slice(NEXT_ORDER - 1, NEXT_ORDER)
     parts = [hyp_len[:, None], ref_len[:, None], correct[:, :n_main], total[:, :n_main], correct[:, nxt],
@@ -69,30 +64,70 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     return SegmentStats(columns(n_main), np.hstack(parts))
 
 
+def _lengths_and_matches(hyps: Segments, refs: Refs, config: Config, order: int
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Hypothesis lengths (n_segments,), reference lengths (n_refs, n_segments; 0 where missing),
+    which references are present and the clipped matches of orders 1..``order`` (n_segments, order).
+
+    Strings under a tokenizer with an id encoder go through :func:`encode_sides`; everything else
+    is tokenised (token lists are read as given) and matched by :func:`assay.text.ngrams.token_matches`.
+    """
+    n_seg = len(hyps)
+    present = np.array([_present(s) for s in refs], dtype=bool).reshape(len(refs), n_seg)
+    direct = _id_encoder(hyps, refs, config)
+    if direct is not None:
+        sides = _direct_sides(direct, hyps, refs, present)
+        lengths = [s.lengths.astype(np.float64) for s in sides]
+        ref_lens = np.vstack(lengths[1:]) if len(lengths) > 1 else np.zeros((0, n_seg))
+        return lengths[0], ref_lens, present, clipped_matches(sides, order)
+    hyp_toks = tokenize_segments(hyps, config)
+    ref_toks = tokenize_refs(refs, config)
+    hyp_len = np.fromiter(map(len, hyp_toks), dtype=np.float64, count=n_seg)
+    ref_lens = np.zeros((len(refs), n_seg))
+    for k, (stream, here) in enumerate(zip(ref_toks, present)):
+        ref_lens[k] = np.fromiter(map(len, stream if here.all() else [t or () for t in stream]),
+                                  dtype=np.float64, count=n_seg)
+    return hyp_len, ref_lens, present, token_matches(hyp_toks, ref_toks, order)
+
+
 def encode_sides(hyps: Segments, refs: Refs, config: Config) -> tuple[list[Encoded], np.ndarray]:
     """The hypotheses and every reference stream as token ids of one vocabulary (a missing
     reference is an empty segment), and which references are present ((n_refs, n_segments) bool).
 
-    Strings under a tokenizer with an id encoder (13a, compiled) go straight from text to ids;
-    everything else is tokenised (:func:`assay.text.segments.tokenize_segments`) and then interned
+    Strings under a tokenizer with an id encoder (:meth:`assay.tokenizers.base.Tokenizer.id_encoder`:
+    13a, compiled) go straight from text to ids; everything else is tokenised
+    (:func:`assay.text.segments.tokenize_segments`; token lists are read as given) and then interned
     (:func:`assay.text.ngrams.encode`). Both give the same arrays (tests/accel).
     """
-    present = np.array([[r is not None for r in s] for s in refs], dtype=bool).reshape(len(refs), len(hyps))
+    present = np.array([_present(s) for s in refs], dtype=bool).reshape(len(refs), len(hyps))
     direct = _id_encoder(hyps, refs, config)
     if direct is not None:
-        sides = [_encoded(*direct(hyps))]
-        for stream, here in zip(refs, present):
-            ids, lengths = direct([r for r in stream if r is not None])
-            if not here.all():
-                full = np.zeros(len(stream), dtype=np.int64)
-                full[here] = lengths
-                lengths = full
-            sides.append(_encoded(ids, lengths))
-        return sides, present
+        return _direct_sides(direct, hyps, refs, present), present
     hyp_toks = tokenize_segments(hyps, config)
     ref_toks = tokenize_refs(refs, config)
     vocab: dict[str, int] = {}
-    return [encode(hyp_toks, vocab)] + [encode([t or [] for t in s], vocab) for s in ref_toks], present
+    return ([encode(hyp_toks, vocab)]
+            + [encode(s if here.all() else [t or [] for t in s], vocab) for s, here in zip(ref_toks, present)],
+            present)
+
+
+def _direct_sides(direct: IdEncoder, hyps: Segments, refs: Refs, present: np.ndarray) -> list[Encoded]:
+    """The sides of :func:`encode_sides` from an id encoder (a missing reference: no tokens)."""
+    sides = [_encoded(*direct(hyps))]
+    for stream, here in zip(refs, present):
+        complete = bool(here.all())
+        ids, lengths = direct(stream if complete else [r for r in stream if r is not None])
+        if not complete:
+            full = np.zeros(len(stream), dtype=np.int64)
+            full[here] = lengths
+            lengths = full
+        sides.append(_encoded(ids, lengths))
+    return sides
+
+
+def _present(stream: Sequence[Any]) -> np.ndarray:
+    """Which entries of a reference stream are not None (bool array)."""
+    return np.fromiter(map(is_not, stream, repeat(None)), dtype=bool, count=len(stream))
 
 
 def _id_encoder(hyps: Segments, refs: Refs, config: Config) -> IdEncoder | None:
@@ -103,8 +138,7 @@ def _id_encoder(hyps: Segments, refs: Refs, config: Config) -> IdEncoder | None:
         return None
     if set(map(type, hyps)) != {str} or any(not set(map(type, s)) <= _STR_OR_NONE for s in refs):
         return None
-    tokenizer = get_tokenizer(config.tokenize)
-    return tokenizer.id_encoder(mode) if isinstance(tokenizer, Tokenizer13a) else None
+    return get_tokenizer(config.tokenize).id_encoder(mode)
 
 
 def _encoded(ids: np.ndarray, lengths: np.ndarray) -> Encoded:

@@ -9,15 +9,16 @@ resample's sums for significance. Per row, with c = hyp_len, r = ref_len, p_n th
     value = scale * BP * exp(sum_n w_n log p_n)
 
 computed in this order (``(scale * BP) * exp(...)``, the log terms added order by order from 0.0,
-``math.log``/``math.exp`` per element), so that every path gives the same bits.
+``math.log``/``math.exp`` per element, :mod:`assay.metrics.bleu.libm`), so that every path gives the
+same bits.
 
 The tools differ only in knobs (shared/research/bleu_nist.md):
 
 - precisions: ``c_n/t_n``; a zero count gets ``smooth_method``: ``exp`` 1/(2^k t_n) for the k-th
   such order, ``floor`` eps/t_n, ``float-min`` NLTK method0's 2.2e-308, ``add-k`` adds k to c_n and
   t_n for n >= 2 (also n = 1 with ``add_k_unigrams``, NLTK 3.5); NLTK methods 4-7
-  (:mod:`assay.metrics.bleu.nltk_smoothing`) change the precision list row by row, methods 5-7
-  reading the last segment's row (``last``).
+  (:mod:`assay.metrics.bleu.nltk_smoothing`) change the precision list of each row (4, 5 and 7
+  for every row at once, 6 row by row), methods 5-7 reading the last segment's row (``last``).
 - an order without hypothesis n-grams (``missing_order``): ``stop`` (sacrebleu: precision 0 from
   there), ``one`` (mteval: precision 1), ``error`` (d2l: ZeroDivisionError).
 - nothing matches (``no_match``): ``zero`` = 0 before any smoothing (sacrebleu 2 #141, NLTK);
@@ -45,7 +46,6 @@ The tools differ only in knobs (shared/research/bleu_nist.md):
 from __future__ import annotations
 
 import functools
-import math
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -54,8 +54,9 @@ import numpy as np
 
 from assay.core.errors import KnobError, ToolBehaviourError
 from assay.core.knobs import Config
+from assay.metrics.bleu import libm
 from assay.metrics.bleu.knobs import DEFAULT_SMOOTH_VALUE, weight_tuples
-from assay.metrics.bleu.nltk_smoothing import nltk_methods
+from assay.metrics.bleu.nltk_smoothing import VECTORISED, nltk_methods, nltk_rows
 
 MY_LOG_ZERO = -9999999999.0     # sacrebleu's and multi-bleu.perl's log(0)
 FLOAT_MIN = sys.float_info.min  # NLTK method0's stand-in for a zero count
@@ -210,7 +211,7 @@ def _float64(sums: np.ndarray, plan: _Plan, config: Config, last: np.ndarray | N
     else:
         orders = np.full(m, n, dtype=np.int64)
 
-    errors: list[tuple[np.ndarray, Callable[[int], ToolBehaviourError]]] = []
+    errors: list[tuple[np.ndarray, Callable[[int], Exception]]] = []
     if plan.drop:
         errors.append((short & (sys_len == 0), lambda i: ToolBehaviourError(
             "NLTK 3.5 auto_reweigh divides 1 by hyp_len = 0", "ZeroDivisionError")))
@@ -235,8 +236,11 @@ def _float64(sums: np.ndarray, plan: _Plan, config: Config, last: np.ndarray | N
             f"the hypothesis has no {int(no_ngrams[i])}-grams: d2l's bleu divides by len(pred) - n + 1 = 0",
             "ZeroDivisionError")))
 
+    if method in VECTORISED:
+        prec, failures = nltk_rows(method, prec, correct, total, sys_len, orders, ~early, config, columns, last)
+        errors.extend(failures)
     failing = _first_failure(errors, m) if errors else None
-    if method.startswith("nltk-method"):
+    if method.startswith("nltk-method") and method not in VECTORISED:
         for i in np.flatnonzero(~early).tolist():
             if failing is not None and i >= failing[0]:
                 break
@@ -247,10 +251,10 @@ def _float64(sums: np.ndarray, plan: _Plan, config: Config, last: np.ndarray | N
         raise failing[1]
 
     positive = prec > 0
-    logs = _log(np.where(positive, prec, 1.0))     # log 1 = 0 where p_n <= 0
+    logs = libm.log(np.where(positive, prec, 1.0))     # log 1 = 0 where p_n <= 0
     bp = _brevity_penalties(sys_len, ref_len)
     scale = plan.scale
-    per_tuple = [np.where(early, 0.0, scale * bp * _exp(_log_sum(w, zero_terms, positive, logs)))
+    per_tuple = [np.where(early, 0.0, scale * bp * libm.exp(_log_sum(w, zero_terms, positive, logs)))
                  for w, zero_terms in _weight_matrices(plan, eff, sys_len)]
     values = per_tuple[0]
 
@@ -369,18 +373,19 @@ def _log_sum(weights: np.ndarray, zero_terms: Any, positive: np.ndarray, logs: n
 
 def _brevity_penalties(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     """Per row: BP = 1 if c >= r (so also when both are 0, as sacrebleu), 0 if c = 0 < r, else
-    exp(1 - r/c) (IEEE ``1 - r/c`` as the scalar tools compute it, then ``math.exp``: :func:`_exp`)."""
+    exp(1 - r/c) (IEEE ``1 - r/c`` as the scalar tools compute it, then ``math.exp``:
+    :func:`assay.metrics.bleu.libm.exp`)."""
     bp = np.ones(len(sys_len))
     short = sys_len < ref_len
     bp[short & (sys_len == 0)] = 0.0
     shrink = short & (sys_len != 0)
     if shrink.any():
-        bp[shrink] = _exp(1.0 - ref_len[shrink] / sys_len[shrink])
+        bp[shrink] = libm.exp(1.0 - ref_len[shrink] / sys_len[shrink])
     return bp
 
 
-def _first_failure(errors: list[tuple[np.ndarray, Callable[[int], ToolBehaviourError]]], m: int
-                   ) -> tuple[int, ToolBehaviourError] | None:
+def _first_failure(errors: list[tuple[np.ndarray, Callable[[int], Exception]]], m: int
+                   ) -> tuple[int, Exception] | None:
     """The first row with a failure, and its first failure in check order."""
     first = m
     for mask, _ in errors:
@@ -400,17 +405,6 @@ def _d2l_short(sys_len: float) -> ToolBehaviourError:
         f"the hypothesis has {int(sys_len)} tokens: d2l's bleu divides by len(pred) - n + 1 = 0 for "
         f"n = {int(sys_len) + 1}" if sys_len else "the hypothesis is empty: d2l's bleu divides by len(pred) = 0",
         "ZeroDivisionError")
-
-
-def _log(x: np.ndarray) -> np.ndarray:
-    """``math.log`` per element: the libm result the scalar tools use (numpy's SIMD log can differ
-    in the last bit)."""
-    return np.fromiter(map(math.log, x.ravel().tolist()), dtype=np.float64, count=x.size).reshape(x.shape)
-
-
-def _exp(x: np.ndarray) -> np.ndarray:
-    """``math.exp`` per element (see :func:`_log`)."""
-    return np.fromiter(map(math.exp, x.ravel().tolist()), dtype=np.float64, count=x.size).reshape(x.shape)
 
 
 def _int_if_whole(x: float) -> float | int:

@@ -1,0 +1,54 @@
+"""Element-wise ``math.log`` / ``math.exp`` over float64 arrays: the libm results the scalar tools
+(sacrebleu, NLTK, mteval's Perl) compute one number at a time.
+
+numpy's own ``np.log``/``np.exp`` may use SIMD implementations that differ from libm in the last
+bit, so BLEU's scorer calls these. For a finite positive ``x`` CPython's ``math.log(x)`` is libm's
+``log(x)`` and ``math.exp(x)`` is libm's ``exp(x)`` for every finite ``x``; the compiled twin
+(``assay.metrics.bleu._libm_c``) calls the same libm functions in a C loop, so both paths give the
+same bits (conformance/tests/accel/test_bleu_score_twins.py). :func:`log_py`/:func:`exp_py` are
+the pure specification. Inputs are what BLEU feeds them: ``log`` of positive finite numbers (and
+the 1.0 put where a precision is 0), ``exp`` of finite numbers or -inf.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from assay.core import accel
+
+try:
+    from assay.metrics.bleu import _libm_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
+
+
+def log(x: np.ndarray) -> np.ndarray:
+    """``math.log`` of every element (a new float64 array of ``x``'s shape)."""
+    if _compiled is None:
+        return log_py(x)
+    out = np.array(x, dtype=np.float64, order="C")       # a copy, overwritten in place
+    _compiled.log_inplace(out.reshape(-1))
+    return out
+
+
+def exp(x: np.ndarray) -> np.ndarray:
+    """``math.exp`` of every element (a new float64 array of ``x``'s shape)."""
+    if _compiled is None:
+        return exp_py(x)
+    out = np.array(x, dtype=np.float64, order="C")
+    _compiled.exp_inplace(out.reshape(-1))
+    return out
+
+
+def log_py(x: np.ndarray) -> np.ndarray:
+    """:func:`log`, pure: ``math.log`` mapped over the elements."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.fromiter(map(math.log, x.ravel().tolist()), dtype=np.float64, count=x.size).reshape(x.shape)
+
+
+def exp_py(x: np.ndarray) -> np.ndarray:
+    """:func:`exp`, pure: ``math.exp`` mapped over the elements."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.fromiter(map(math.exp, x.ravel().tolist()), dtype=np.float64, count=x.size).reshape(x.shape)
