@@ -22,6 +22,7 @@ hash table (:class:`_Interner`) instead of ids from a corpus-wide dict, whose lo
 on a large vocabulary; the clipped counts are the same, since clipping compares the tokens of one
 segment only.
 """
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memset
@@ -353,6 +354,8 @@ def clipped_matches_into(list ids, list offsets, int max_order, Py_ssize_t vocab
             keep.append(view)
             off_ptr[k] = &view[0]
         for s in range(n_seg):
+            if (s & 1023) == 0:
+                PyErr_CheckSignals()   # let Ctrl-C through during a long corpus
             for k in range(n_sides):
                 segs[k].ids = id_ptr[k] + off_ptr[k][s] if id_ptr[k] != NULL else NULL
                 segs[k].length = off_ptr[k][s + 1] - off_ptr[k][s]
@@ -504,6 +507,8 @@ def token_matches_into(list hyps, list refs, int max_order, double[:, ::1] corre
         if max_order < 1:
             return True
         for s in range(n_seg):
+            if (s & 1023) == 0:
+                PyErr_CheckSignals()   # let Ctrl-C through during a long corpus
             all_len = 0
             for k in range(n_sides):
                 m = _token_count(sides[k][s])

@@ -23,6 +23,7 @@ first-seen order), keyed on the code points in an open-addressing hash table. A 
 points packed into one 64-bit integer (with its length), so looking it up compares two integers;
 a longer token is keyed on a hash of its code points and compared code point by code point.
 """
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.unicode cimport PyUnicode_AsUCS4, PyUnicode_GET_LENGTH, PyUnicode_Substring, Py_UNICODE_ISSPACE
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
@@ -379,6 +380,8 @@ cdef class CodeTable:
             raise MemoryError()
         try:
             for li in range(n_lines):
+                if (li & 1023) == 0:
+                    PyErr_CheckSignals()   # let Ctrl-C through during a long corpus
                 m = buf.tokens(lines[li], lower, prepare)
                 if total + m > cap:
                     cap = max(2 * cap, total + m)
