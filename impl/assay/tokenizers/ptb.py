@@ -30,10 +30,11 @@ Quirks reproduced (all observed on the jar):
   is ``we 'll``, ``we'll`` is ``we ` ll``).
 
 Speed: a batch is cut into whitespace-free chunks; each distinct chunk is lexed once and its
-wrapper string cached, and a plain line is the join of its chunks' strings. A chunk whose tokens
-depend on its neighbours (a kept abbreviation period, ``No.``, tags, ``3 1/2``, ``. . .``) is
-scanned in context from its start until the scanner reaches the next chunk start (the lexer keeps
-no state but its position), then chunks resume.
+wrapper string cached, and a plain line is the join of its chunks' strings (:func:`plain_lines_py`;
+compiled twin ``assay.tokenizers._ptb_c.plain_lines``, :mod:`assay.core.accel`). A chunk whose
+tokens depend on its neighbours (a kept abbreviation period, ``No.``, tags, ``3 1/2``, ``. . .``)
+is scanned in context from its start until the scanner reaches the next chunk start (the lexer
+keeps no state but its position), then chunks resume.
 
 Public API: :func:`ptb_tokenize` (raw jar tokens, lowercased), :func:`coco_tokenize` (the wrapper's
 output string for one caption) and :func:`coco_tokenize_lines` (a batch, with the cross-line context
@@ -57,7 +58,15 @@ from __future__ import annotations
 
 import re
 from itertools import compress
-from typing import Sequence
+from typing import Callable, Sequence
+
+from assay.core import accel
+
+try:
+    from assay.tokenizers import _ptb_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
 
 __all__ = ["ptb_tokenize", "ptb_tokenize_lines", "coco_tokenize", "coco_tokenize_lines",
            "COCO_PUNCTUATION", "LINE_BREAKS"]
@@ -240,13 +249,12 @@ class _Lexer:
         pieces = self.pieces
         if len(pieces) > 400_000:
             pieces.clear()
-        body = lines[:-1]
-        ok = [_NOT_SIMPLE.search(ln) is None for ln in body]
-        for chunk in set(" ".join(compress(body, ok)).split()).difference(pieces):
-            self.piece(chunk)
-        get = pieces.__getitem__
-        out = [" ".join(filter(None, map(get, ln.split()))) if good else _CONTEXT for ln, good in zip(body, ok)]
-        for i in [i for i, got in enumerate(out) if _CONTEXT in got]:
+        body = list(lines[:-1])
+        if _compiled is not None:
+            out = _compiled.plain_lines(body, pieces, self.piece)
+        else:
+            out = plain_lines_py(body, pieces, self.piece)
+        for i in [i for i, got in enumerate(out) if got is None]:
             out[i] = _coco_line(self.line(lines[i], lines[i + 1]))
         out.append(_coco_line(self.line(lines[-1], None)))
         return out
@@ -474,6 +482,23 @@ _NOT_SIMPLE = re.compile(r"[^\t\x20-\x7e]|\.[ \t]+\.|[0-9][ \t]+[0-9]")
 _CONTEXT = "\x00"   # a chunk whose tokens depend on its neighbours (never in a plain line)
 _MISSING: list[str] = []
 _LEXER: _Lexer | None = None
+
+
+def plain_lines_py(lines: list[str], pieces: dict[str, str], piece: Callable[[str], str]) -> list[str | None]:
+    """The wrapper's string of each plain line, None for the others.
+
+    A line is plain when it is printable ASCII and tabs with no ``. .`` or ``3 1`` across a blank
+    (``_NOT_SIMPLE``) and none of its chunks (its ``str.split()``) depends on its neighbours; its
+    string is the join of its chunks' pieces (``pieces[chunk]``, made by ``piece(chunk)`` when
+    missing, which stores it; ``_CONTEXT`` for a chunk that depends on its neighbours), empty
+    pieces left out. The compiled twin is ``_ptb_c.plain_lines``."""
+    ok = [_NOT_SIMPLE.search(ln) is None for ln in lines]
+    for chunk in set(" ".join(compress(lines, ok)).split()).difference(pieces):
+        piece(chunk)
+    get = pieces.__getitem__
+    out: list[str | None] = [" ".join(filter(None, map(get, ln.split()))) if good else None
+                             for ln, good in zip(lines, ok)]
+    return [None if got is None or _CONTEXT in got else got for got in out]
 
 
 def _lexer() -> _Lexer:

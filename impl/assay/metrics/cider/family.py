@@ -15,7 +15,9 @@ reference n-gram set counts once; hypotheses never count). For image i with refe
 
 and the corpus score is the mean over images (shared/research/rouge_meteor_cider.md §5.1).
 Modules: :mod:`.tokens` (text stage), :mod:`.idf` (document frequencies, the corpus context),
-:mod:`.rows` (the per-image statistics), :mod:`.knobs`; this module is the family and its scorer
+:mod:`.context` (its first pass as a reduction over chunks), :mod:`.ngram_table` (n-grams keyed by
+integers), :mod:`.rows` (the per-image statistics), :mod:`.vectors` (their hot loops, with the
+compiled twin ``_vectors_c``), :mod:`.knobs`; this module is the family and its scorer
 (:func:`cider_from_sums`).
 Tool quirks reproduced by the ``coco`` profile:
 
@@ -41,23 +43,27 @@ references separated by `` ||| ``; or a name looked up as ``$ASSAY_IDF_DIR/<name
 ``df_mode='coco-val-df'`` did the same with the COCO val2014 frequencies.)
 
 Sufficient statistics: the document-frequency table is the corpus context (first pass, kept in
-``SegmentStats.context["df"]``); each image is a row (``images``=1, ``cider``, ``cider_1..N``,
-``n_refs``, ``hyp_len``); the corpus score is ``sum(cider) / sum(images)``.
+``SegmentStats.context["df"]``; :meth:`Cider.context_part` / :meth:`Cider.merge_contexts` /
+:meth:`Cider.finish_context` make it chunk by chunk); each image is a row (``images``=1, ``cider``,
+``cider_1..N``, ``n_refs``, ``hyp_len``); the corpus score is ``sum(cider) / sum(images)``. The
+floating-point operations are pycocoevalcap's, in its order (:mod:`.rows`), so per-image and
+corpus scores equal the toolkit's to the bit on the captions tried.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from assay.core.errors import InputError, ToolBehaviourError
+from assay.core.errors import InputError, KnobError, ToolBehaviourError
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
+from assay.metrics.cider.context import NO_REFERENCE_NGRAMS, CiderPart, context_part, finish, merge_parts
 from assay.metrics.cider.idf import DocumentFrequencies, load_idf_corpus
 from assay.metrics.cider.knobs import KNOBS, TOKENIZE_CHOICES
-from assay.metrics.cider.rows import cider_rows
-from assay.metrics.cider.tokens import PTB, caption_tokens, group_refs, ptb_batch
+from assay.metrics.cider.rows import EVALUATED, cider_rows
+from assay.metrics.cider.tokens import PTB, caption_side, caption_tokens, group_refs, ptb_batch
 
 __all__ = ["FAMILY", "KNOBS", "PTB", "TOKENIZE_CHOICES", "Cider", "DocumentFrequencies", "caption_tokens",
            "cider_from_sums", "cider_rows", "group_refs", "ptb_batch"]
@@ -84,28 +90,41 @@ class Cider(MetricFamily):
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
                       context: Mapping[str, Any] | None = None) -> SegmentStats:
-        """One row per image. ``context`` (from an earlier call) fixes the document frequencies,
-        e.g. to score chunks of one corpus with the whole corpus's idf"""
+        """One row per image. ``context`` (:meth:`finish_context`, or the context of an earlier call)
+        fixes the document frequencies, e.g. to score chunks of one corpus with the whole corpus's idf."""
         flat, owner = group_refs(hyps, refs)
-        hyp_toks = caption_tokens(hyps, config)
-        ref_toks = caption_tokens(flat, config)
+        vocab: dict[str, int] = {}
+        hyp_side = caption_side(hyps, config, vocab)
+        ref_side = caption_side(flat, config, vocab)
         if context is not None:
-            df_source = context["df"]
+            df_source, label = context["df"], context["idf"]
+            ngrams = df_source.ngrams
+            if label == EVALUATED and ngrams is not None and ngrams.max_order not in (0, config.max_ngram_order):
+                raise KnobError("the CIDEr context was computed for another max_ngram_order")
         elif config.idf_corpus is not None:
             df_source = load_idf_corpus(config.idf_corpus, config)
+            label = f"idf_corpus: {df_source.source}"
         else:
-            df_source = None
-        if (df_source is None and config.no_reference_ngrams == "error"
-                and not any(len(t) for t in ref_toks)):
-            raise ToolBehaviourError("no reference caption has a token: pycocoevalcap's CiderScorer takes max() "
-                                     "of an empty document-frequency table", "ValueError")
-        scores, per_order, used = cider_rows(hyp_toks, ref_toks, owner, config, df_source)
-        n_img = len(hyp_toks)
+            df_source, label = None, EVALUATED
+            if config.no_reference_ngrams == "error" and not len(ref_side.ids):
+                raise ToolBehaviourError(NO_REFERENCE_NGRAMS, "ValueError")
+        scores, per_order, used = cider_rows(hyp_side, ref_side, list(vocab), owner, config, df_source)
+        n_img = len(hyps)
         rows = np.hstack([np.ones((n_img, 1)), scores[:, None], per_order,
                           np.bincount(owner, minlength=n_img)[:, None].astype(np.float64),
-                          np.fromiter((len(t) for t in hyp_toks), dtype=np.float64, count=n_img)[:, None]])
-        ctx = {"df": used, "idf": "evaluated references" if df_source is None else f"idf_corpus: {used.source}"}
-        return SegmentStats(self.columns(config), rows, ctx)
+                          hyp_side.lengths[:, None].astype(np.float64)])
+        return SegmentStats(self.columns(config), rows, {"df": used, "idf": label})
+
+    # ------------------------------------------------------------------ the first pass, as a reduction
+    def context_part(self, hyps: Segments, refs: Refs, config: Config) -> CiderPart:
+        """A chunk's images and the document frequencies of its references (:mod:`.context`)."""
+        return context_part(hyps, refs, config)
+
+    def merge_contexts(self, parts: Sequence[CiderPart], config: Config) -> CiderPart:
+        return merge_parts(parts)
+
+    def finish_context(self, merged: CiderPart, config: Config) -> Mapping[str, Any]:
+        return finish(merged, config)
 
     def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
         n = config.max_ngram_order

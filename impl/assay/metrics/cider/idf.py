@@ -14,15 +14,17 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from assay.core.coco_json import parse_annotations, parse_json_text
 from assay.core.errors import InputError, KnobError
 from assay.core.io import read_utf8
+from assay.text.ngram_table import NgramTable
 from assay.metrics.cider.tokens import caption_tokens
-from assay.text.ngrams import NgramIndex, encode
+from assay.metrics.cider.vectors import Coded, code_ngrams, image_df
+from assay.text.ngrams import Encoded, encode
 
 DF_FORMAT = "assay-cider-df/1"
 REF_SEPARATOR = " ||| "
@@ -30,90 +32,83 @@ REF_SEPARATOR = " ||| "
 
 @dataclass
 class DocumentFrequencies:
-    """The corpus context: number of images and df of every n-gram (``"w1 w2"`` -> #images).
+    """The corpus context: the number of images and the df of every n-gram.
 
-    Built from the evaluated references (the toolkit) or loaded from ``idf_corpus``. ``table``
-    is materialised on first use when the frequencies were computed on integer codes.
+    Built from the evaluated references (the toolkit) or loaded from ``idf_corpus``. ``ngrams`` is
+    the integer form (:class:`~assay.metrics.cider.ngram_table.NgramTable`, what the rows read);
+    ``table`` the string form (``"w1 w2"`` -> #images), each made from the other on first use.
     """
 
     n_images: int
     source: str
-    _table: dict[str, int] | None = None
-    _builder: Callable[[], dict[str, int]] | None = field(default=None, repr=False)
+    ngrams: NgramTable | None = None
+    _table: dict[str, int] | None = field(default=None, repr=False)
 
     @property
     def table(self) -> dict[str, int]:
         if self._table is None:
-            self._table = self._builder() if self._builder else {}
-            self._builder = None
+            self._table = {} if self.ngrams is None else {
+                s: v for strings, values in zip(self.ngrams.strings(), self.ngrams.values)
+                for s, v in zip(strings, values.tolist()) if v}
         return self._table
+
+    def frequencies(self, tokens: Sequence[str], coded: Coded, max_order: int) -> list[np.ndarray]:
+        """The df of every local code of ``coded`` (captions interned as ``tokens``), 0 where absent."""
+        if self.ngrams is None:
+            self.ngrams = table_from_strings(self._table or {})
+        return self.ngrams.lookup(tokens, coded.prefix, coded.last, max_order)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": DF_FORMAT, "n_images": self.n_images, "source": self.source, "df": self.table}
 
 
+def reference_frequencies(side: Encoded, tokens: Sequence[str], owner: np.ndarray, max_order: int) -> NgramTable:
+    """The df table of a reference set interned as ``tokens`` (reference k belongs to image ``owner[k]``)."""
+    coded = code_ngrams(side.ids, side.offsets, max_order, len(tokens))
+    df = image_df(coded, side.offsets, 0, owner)
+    return NgramTable.from_codes(tokens, coded.prefix, coded.last, df)
+
+
 def df_from_token_lists(image_refs: Sequence[Sequence[Sequence[str]]], max_order: int, source: str
                         ) -> DocumentFrequencies:
     """Document frequencies of a reference set: each image's n-gram set counts once."""
-    vocab: dict[str, int] = {}
     flat = [r for refs in image_refs for r in refs]
     owner = np.repeat(np.arange(len(image_refs)), [len(refs) for refs in image_refs]).astype(np.int64)
+    vocab: dict[str, int] = {}
     side = encode(flat, vocab)
-    index = NgramIndex([side], max_order)
-    id_to_tok = inverse_vocab(vocab)
-    table: dict[str, int] = {}
-    for n in range(1, max_order + 1):
-        nc = index.n_codes[n - 1]
-        counts = index.side_counts(0, n)
-        _, df = image_df(counts, owner, nc)
-        present = np.flatnonzero(df)
-        names = code_strings(index, 0, n, present, id_to_tok)
-        table.update(zip(names, df[present].tolist()))
-    return DocumentFrequencies(len(image_refs), source, table)
+    return DocumentFrequencies(len(image_refs), source, reference_frequencies(side, list(vocab), owner, max_order))
 
 
-def image_df(counts: Any, owner: np.ndarray, nc: int) -> tuple[np.ndarray, np.ndarray]:
-    """df per code: the number of distinct images whose references contain the n-gram."""
-    codes = counts.keys % nc
-    images = owner[counts.keys // nc]
-    pairs = np.sort(images * nc + codes)     # sort-based unique (numpy's hash unique is slower here)
-    if len(pairs):
-        pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))]
-    return codes, np.bincount(pairs % nc, minlength=nc)
-
-
-def inverse_vocab(vocab: Mapping[str, int]) -> list[str]:
-    """Token of each id of ``vocab``."""
-    out = [""] * len(vocab)
+def table_from_strings(table: Mapping[str, int]) -> NgramTable:
+    """The integer form of a df table keyed by ``"w1 w2 .. wn"`` (absent prefixes get df 0)."""
+    levels: list[dict[tuple[str, ...], int]] = []
+    vocab: dict[str, int] = {}
+    for key, value in table.items():
+        gram = tuple(key.split())
+        while len(levels) < len(gram):
+            levels.append({})
+        for n in range(1, len(gram)):
+            levels[n - 1].setdefault(gram[:n], 0)
+        if gram:
+            levels[len(gram) - 1][gram] = value
+        for tok in gram:
+            vocab.setdefault(tok, len(vocab))
+    size = max(len(vocab), 1)
+    keys = [np.arange(len(vocab), dtype=np.int64)]
+    values = [np.zeros(len(vocab), dtype=np.int64)]
+    codes: dict[tuple[str, ...], int] = {}
+    for gram, value in (levels[0].items() if levels else ()):
+        values[0][vocab[gram[0]]] = value
     for tok, i in vocab.items():
-        out[i] = tok
-    return out
-
-
-def code_strings(index: NgramIndex, side: int, n: int, codes: np.ndarray, id_to_tok: list[str]) -> list[str]:
-    """``"w1 w2 .. wn"`` for the given codes of order n (from a first occurrence of each code on ``side``)."""
-    if len(codes) == 0:
-        return []
-    lo, hi = index._side_bounds[side], index._side_bounds[side + 1]
-    valid = index.valid[n - 1][lo:hi]
-    all_codes = index.codes[n - 1][lo:hi]
-    positions = np.flatnonzero(valid)
-    first = np.full(index.n_codes[n - 1], -1, dtype=np.int64)
-    first[all_codes[positions][::-1]] = positions[::-1]
-    ids = index.sides[side].ids
-    starts = first[codes]
-    return [" ".join(id_to_tok[t] for t in ids[s:s + n]) for s in starts.tolist()]
-
-
-def code_strings_any(index: NgramIndex, n: int, codes: np.ndarray, id_to_tok: list[str]) -> list[str]:
-    """Like :func:`code_strings` over all sides of the index."""
-    valid = index.valid[n - 1]
-    all_codes = index.codes[n - 1]
-    positions = np.flatnonzero(valid)
-    first = np.full(index.n_codes[n - 1], -1, dtype=np.int64)
-    first[all_codes[positions][::-1]] = positions[::-1]
-    ids = np.concatenate([s.ids for s in index.sides])
-    return [" ".join(id_to_tok[t] for t in ids[s:s + n]) for s in first[codes].tolist()]
+        codes[(tok,)] = i
+    for level in levels[1:]:
+        grams = list(level)
+        packed = np.array([codes[g[:-1]] * size + vocab[g[-1]] for g in grams], dtype=np.int64)
+        order = np.argsort(packed)
+        keys.append(packed[order])
+        values.append(np.array([level[g] for g in grams], dtype=np.int64)[order])
+        codes = {grams[k]: rank for rank, k in enumerate(order.tolist())}
+    return NgramTable(list(vocab), keys, values)
 
 
 def find_idf_file(spec: str) -> Path | None:
@@ -192,4 +187,4 @@ def _df_table_from_json(doc: Mapping[str, Any], path: Path) -> DocumentFrequenci
     too_big = [k for k, v in df.items() if v > n_images]
     if too_big:
         raise InputError(f"{path}: df of {too_big[0]!r} is {df[too_big[0]]}, more than n_images = {n_images}")
-    return DocumentFrequencies(n_images, str(path), {" ".join(k.split()): v for k, v in df.items()})
+    return DocumentFrequencies(n_images, str(path), None, {" ".join(k.split()): v for k, v in df.items()})

@@ -4,113 +4,75 @@ For image i with references ``r_1..r_m`` and order n, with tf-idf weights ``tf(g
 ``idf(g) = log(N_images) - log(max(1, df(g)))``::
 
     sim_n(h, r) = sum_g min(h_g, r_g) * r_g / (|h| |r|)          (clipping; else h_g * r_g)
-                  * exp(-(len_h - len_r)^2 / (2 sigma^2))           (when sigma is set)
-    per_order_n(i) = scale * sum_j sim_n(h, r_j) / m,     cider(i) = scale * mean_n(...)
+                  * e ** (-(len_h - len_r)^2 / (2 sigma^2))         (when sigma is set)
+    sums_n(i)   = sum_j sim_n(h, r_j)
+    cider(i)    = mean_n(sums_n(i)) / m * scale,     per_order_n(i) = sums_n(i) / m * scale
 
 "length" is the number of bigrams (words - 1, 0 for an empty caption) or of words; a zero norm on
 either side leaves sim_n = 0; an n-gram seen only in hypotheses gets idf log N (it adds to |h| and
-never matches).
+never matches). The order of the floating-point operations is pycocoevalcap's (n-grams in order
+of first occurrence, references in order, ``np.e ** x`` for the penalty, the mean over n before the
+division by m): :mod:`assay.metrics.cider.vectors`.
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from assay.metrics.cider.idf import DocumentFrequencies, code_strings, code_strings_any, image_df, inverse_vocab
-from assay.text.ngrams import NgramIndex, encode
+from assay.metrics.cider.idf import DocumentFrequencies
+from assay.text.ngram_table import NgramTable
+from assay.metrics.cider.vectors import cider_sums, code_ngrams, image_df
+from assay.text.ngrams import Encoded
+
+EVALUATED = "evaluated references"
 
 
-def cider_rows(hyp_toks: Sequence[Sequence[str]], ref_toks: Sequence[Sequence[str]], owner: np.ndarray,
-               config: Mapping[str, Any], df_source: DocumentFrequencies | None = None) -> tuple[np.ndarray, np.ndarray, DocumentFrequencies]:
+def cider_rows(hyp_side: Encoded, ref_side: Encoded, tokens: Sequence[str], owner: np.ndarray,
+               config: Mapping[str, Any], df_source: DocumentFrequencies | None = None
+               ) -> tuple[np.ndarray, np.ndarray, DocumentFrequencies]:
     """Per image: the score and the per-order parts; plus the document frequencies used.
 
-    ``ref_toks[k]`` is a reference of image ``owner[k]``. Returns ``(scores, per_order, df)``
-    with ``per_order[i, n-1] = scale * sum_j sim_n(h_i, r_ij) / m_i`` and ``scores`` their mean
-    over n.
+    ``hyp_side``/``ref_side``: the captions interned as ``tokens`` (token of each id); reference k
+    belongs to image ``owner[k]`` (image-major). ``df_source`` None: the frequencies of these
+    references (the toolkit); else those of the whole corpus (chunks) or of ``idf_corpus``.
     """
-    n_img = len(hyp_toks)
+    n_img = hyp_side.n_segments
     n_max = int(config["max_ngram_order"])
+    owner = np.asarray(owner, dtype=np.int64)
     n_refs = np.bincount(owner, minlength=n_img).astype(np.float64)
-    vocab: dict[str, int] = {}
-    hyp_side = encode(hyp_toks, vocab)
-    ref_side = encode(ref_toks, vocab)
-    index = NgramIndex([hyp_side, ref_side], n_max)
-    sigma = config["length_penalty_sigma"]
-    if sigma is not None:
-        if config["length_unit"] == "bigrams":
-            hl = np.maximum(hyp_side.lengths - 1, 0)
-            rl = np.maximum(ref_side.lengths - 1, 0)
-        else:
-            hl, rl = hyp_side.lengths, ref_side.lengths
-        delta = (hl[owner] - rl).astype(np.float64)
-        penalty = np.exp(-(delta ** 2) / (2.0 * sigma ** 2))
+    ids = np.concatenate([hyp_side.ids, ref_side.ids])
+    offsets = np.concatenate([hyp_side.offsets, ref_side.offsets[1:] + hyp_side.offsets[-1]])
+    coded = code_ngrams(ids, offsets, n_max, len(tokens))
+    if df_source is None:
+        df = image_df(coded, offsets, n_img, owner)
+        used = DocumentFrequencies(n_img, EVALUATED, NgramTable.from_codes(tokens, coded.prefix, coded.last, df))
     else:
-        penalty = None
-
-    external = df_source is not None
-    id_to_tok = inverse_vocab(vocab) if external else None
-    log_n = np.log(float(df_source.n_images if external else n_img))
-    clipping = config["clipping"]
-    per_order = np.zeros((n_img, n_max))
-    df_parts: list[tuple[int, np.ndarray, np.ndarray]] = []
-    for n in range(1, n_max + 1):
-        nc = index.n_codes[n - 1]
-        hc = index.side_counts(0, n)
-        rc = index.side_counts(1, n)
-        r_seg = rc.keys // nc
-        r_code = rc.keys % nc
-        h_img = hc.keys // nc
-        h_code = hc.keys % nc
-        if external:
-            df = _external_df(index, n, nc, hc, rc, df_source, id_to_tok)
-        else:
-            _, df = image_df(rc, owner, nc)
-            df_parts.append((n, np.flatnonzero(df), df))
-        idf = log_n - np.log(np.maximum(1.0, df.astype(np.float64)))
-        wh = hc.counts * idf[h_code]
-        wr = rc.counts * idf[r_code]
-        norm_h = np.sqrt(np.bincount(h_img, weights=wh * wh, minlength=n_img).astype(np.float64))
-        norm_r = np.sqrt(np.bincount(r_seg, weights=wr * wr, minlength=len(ref_toks)).astype(np.float64))
-        # the hypothesis weight of each reference n-gram (0 where the hypothesis lacks it)
-        query = owner[r_seg] * nc + r_code
-        if len(hc.keys):
-            pos = np.minimum(np.searchsorted(hc.keys, query), len(hc.keys) - 1)
-            wh_at = np.where(hc.keys[pos] == query, wh[pos], 0.0)
-        else:
-            wh_at = np.zeros(len(query))
-        terms = (np.minimum(wh_at, wr) if clipping else wh_at) * wr
-        num = np.bincount(r_seg, weights=terms, minlength=len(ref_toks)).astype(np.float64)
-        denom = norm_h[owner] * norm_r
-        val = np.divide(num, denom, out=num.copy(), where=denom != 0)
-        if penalty is not None:
-            val = val * penalty
-        per_order[:, n - 1] = np.bincount(owner, weights=val, minlength=n_img).astype(np.float64) / n_refs
-    scale = float(config["scale"])
-    scores = per_order.mean(axis=1) * scale
-    per_order = per_order * scale
-
-    if external:
         used = df_source
-    else:
-        def build() -> dict[str, int]:
-            inv = inverse_vocab(vocab)
-            table: dict[str, int] = {}
-            for n, codes, df in df_parts:
-                table.update(zip(code_strings(index, 1, n, codes, inv), df[codes].tolist()))
-            return table
-        used = DocumentFrequencies(n_img, "evaluated references", None, build)
+        df = used.frequencies(tokens, coded, n_max)
+    log_n = np.log(float(used.n_images))
+    idf = [log_n - np.log(np.maximum(1.0, d.astype(np.float64))) for d in df]
+    penalty = length_penalties(hyp_side.lengths[owner], ref_side.lengths, config)
+    ref_start = np.zeros(n_img + 1, dtype=np.int64)
+    np.cumsum(n_refs.astype(np.int64), out=ref_start[1:])
+    sums = cider_sums(coded, offsets, n_img, ref_start, idf, penalty, bool(config["clipping"]))
+    scale = float(config["scale"])
+    scores = sums.mean(axis=1) / n_refs * scale
+    per_order = sums / n_refs[:, None] * scale
     return scores, per_order, used
 
 
-def _external_df(index: NgramIndex, n: int, nc: int, hc: Any, rc: Any, source: DocumentFrequencies,
-                 id_to_tok: list[str]) -> np.ndarray:
-    """df per code looked up by n-gram string in an external table (0 where it lacks the n-gram)."""
-    codes = np.unique(np.concatenate([hc.keys % nc, rc.keys % nc]))
-    df = np.zeros(nc, dtype=np.int64)
-    if len(codes) == 0:
-        return df
-    table = source.table
-    names = code_strings_any(index, n, codes, id_to_tok)
-    df[codes] = np.fromiter((table.get(s, 0) for s in names), dtype=np.int64, count=len(names))
-    return df
+def length_penalties(hyp_words: np.ndarray, ref_words: np.ndarray, config: Mapping[str, Any]) -> np.ndarray:
+    """``e ** (-(len_h - len_r)^2 / (2 sigma^2))`` per reference (pycocoevalcap's ``np.e**``: a
+    Python float power, computed once per distinct difference); 1 when sigma is none."""
+    sigma = config["length_penalty_sigma"]
+    if sigma is None:
+        return np.ones(len(ref_words))
+    if config["length_unit"] == "bigrams":
+        hyp_words = np.maximum(hyp_words - 1, 0)
+        ref_words = np.maximum(ref_words - 1, 0)
+    delta = (hyp_words - ref_words).astype(np.int64)
+    uniq, inverse = np.unique(delta, return_inverse=True)
+    values = np.array([math.e ** (-(float(d) ** 2) / (2 * sigma ** 2)) for d in uniq.tolist()], dtype=np.float64)
+    return values[inverse.reshape(-1)] if len(uniq) else np.zeros(0)

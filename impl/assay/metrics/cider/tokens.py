@@ -11,7 +11,10 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from assay.core.errors import InputError
+from assay.core.gcpause import collector_paused
+from assay.metrics.cider.vectors import split_encode
 from assay.core.family import Refs, Segments
+from assay.text.ngrams import Encoded, encode
 from assay.text.segments import tokenize_segments
 from assay.tokenizers import lowercase_text
 from assay.tokenizers.ptb import coco_tokenize_lines
@@ -32,9 +35,27 @@ def ptb_batch(captions: Sequence[str]) -> list[str]:
     return coco_tokenize_lines(list(captions))
 
 
+def caption_side(segments: Sequence[Any], config: Mapping[str, Any], vocab: dict[str, int]) -> Encoded:
+    """The captions' tokens (:func:`caption_tokens`) interned into ``vocab``. When the tokens are the
+    ``str.split()`` of strings (pre-tokenised captions, or the PTB wrapper's output) no token list
+    is made (:func:`assay.metrics.cider.vectors.split_encode`)."""
+    if not config["lowercase"] and segments and all(isinstance(s, str) for s in segments):
+        if config["tokenize"] == PTB:
+            return split_encode(ptb_batch(segments), vocab)
+        if config["tokenize"] == "none":
+            return split_encode(segments, vocab)
+    return encode(caption_tokens(segments, config), vocab)
+
+
 def caption_tokens(segments: Sequence[Any], config: Mapping[str, Any]) -> list[list[str]]:
     """Tokens of each caption under the ``tokenize``/``lowercase`` knobs (``ptb``: PTB on the whole
-    list as one wrapper batch, then split())."""
+    list as one wrapper batch, then split()). The token lists are acyclic: the cyclic collector is
+    paused while they are made (:func:`assay.core.gcpause.collector_paused`)."""
+    with collector_paused():
+        return _caption_tokens(segments, config)
+
+
+def _caption_tokens(segments: Sequence[Any], config: Mapping[str, Any]) -> list[list[str]]:
     if config["tokenize"] == PTB and not is_token_lists(segments):
         out = [s.split() for s in ptb_batch(segments)]
         if config["lowercase"]:

@@ -1,0 +1,110 @@
+"""NIST's compiled twin (``assay.metrics.nist._matches_c``) equals the pure specification
+(:mod:`assay.metrics.nist.matches`) exactly: the same n-grams under the same codes up to their
+numbering, ``math.log(num / den, 2)`` to the bit, and bit-identical sums and rows."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assay.engine.api import make_config
+from assay.engine.registry import get_family
+from assay.metrics.nist import matches
+from conformance.strategies import corpus
+
+
+def _flat(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    ids = np.array([t for seg in lists for t in seg], dtype=np.int64)
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum([len(s) for s in lists], out=offsets[1:])
+    return ids, offsets
+
+
+def _twin_coded(mod: Any, ids: np.ndarray, offsets: np.ndarray, max_order: int) -> matches.Coded:
+    codes = np.empty((max_order, len(ids)), dtype=np.int32)
+    prefix, last, n_codes = mod.code_ngrams_into(ids, offsets, max_order, 7, codes)
+    return matches.Coded(codes, prefix, last, n_codes)
+
+
+@given(st.lists(st.lists(st.integers(0, 6), max_size=12), min_size=1, max_size=10), st.integers(1, 6))
+@settings(deadline=None)
+def test_codes_name_the_same_ngrams(twin, lists, max_order):
+    mod = twin("assay.metrics.nist._matches_c")
+    ids, offsets = _flat(lists)
+    pure = matches.code_ngrams_py(ids, offsets, max_order, 7)
+    comp = _twin_coded(mod, ids, offsets, max_order)
+    for n in range(max_order):
+        a, b = pure.codes[n], comp.codes[n]
+        np.testing.assert_array_equal(a < 0, b < 0)
+        pairs = set(zip(a[a >= 0].tolist(), b[b >= 0].tolist()))
+        assert len(pairs) == len(set(a[a >= 0].tolist())) == len(set(b[b >= 0].tolist()))
+        if n:
+            assert comp.n_codes[n] == pure.n_codes[n] == len(pairs)
+            where = np.flatnonzero(b >= 0)
+            np.testing.assert_array_equal(comp.prefix[n][b[where]], comp.codes[n - 1][where])
+            np.testing.assert_array_equal(comp.last[n][b[where]], ids[where + n])
+
+
+@given(st.lists(st.tuples(st.integers(1, 10 ** 9), st.integers(0, 10 ** 6)), max_size=40))
+@settings(deadline=None)
+def test_log2_ratios(twin, pairs):
+    mod = twin("assay.metrics.nist._matches_c")
+    num = np.array([p for p, _ in pairs], dtype=np.int64)
+    den = np.array([q for _, q in pairs], dtype=np.int64)
+    out = np.zeros(len(num))
+    mod.log2_ratios_into(num, den, matches.LN2, out)
+    assert out.tobytes() == matches.log2_ratios_py(num, den).tobytes()
+
+
+@st.composite
+def segments(draw: st.DrawFn) -> tuple[list[list[int]], int, int]:
+    """Hypotheses then ``n_refs`` reference streams of ``n_seg`` id lists each."""
+    n_seg = draw(st.integers(1, 5))
+    n_refs = draw(st.integers(0, 3))
+    seg = st.lists(st.integers(0, 6), max_size=10)
+    return [draw(seg) for _ in range((n_refs + 1) * n_seg)], n_seg, n_refs
+
+
+@given(segments(), st.integers(1, 5), st.booleans(), st.data())
+@settings(deadline=None)
+def test_sums(twin, data, max_order, union, draw):
+    mod = twin("assay.metrics.nist._matches_c")
+    lists, n_seg, n_refs = data
+    ids, offsets = _flat(lists)
+    lengths = np.diff(offsets)
+    seg_words = np.array([sum(lengths[(r + 1) * n_seg + s] for r in range(n_refs)) for s in range(n_seg)], dtype=float)
+    for coded in (matches.code_ngrams_py(ids, offsets, max_order, 7), _twin_coded(mod, ids, offsets, max_order)):
+        info = [np.array(draw.draw(st.lists(st.floats(0, 20), min_size=nc, max_size=nc))) for nc in coded.n_codes]
+        pure = matches.nist_sums_py(coded, offsets, n_seg, n_refs, info, seg_words, union)
+        with _compiled(True):
+            comp = matches.nist_sums(coded, offsets, n_seg, n_refs, info, seg_words, union)
+        for a, b in ((pure.total, comp.total), (pure.info, comp.info), (pure.seg_info, comp.seg_info)):
+            assert a.tobytes() == b.tobytes()
+
+
+@given(corpus(max_segments=6, max_refs=3), st.sampled_from(["mteval-v13a", "nltk"]))
+@settings(deadline=None)
+def test_rows_are_bit_identical(twin, data, profile):
+    twin("assay.metrics.nist._matches_c")
+    hyps, refs = data
+    family = get_family("nist")
+    config, _ = make_config("nist", profile)
+    with _compiled(True):
+        compiled = family.segment_stats(hyps, refs, config)
+    with _compiled(False):
+        pure = family.segment_stats(hyps, refs, config)
+    assert compiled.rows.tobytes() == pure.rows.tobytes()
+    assert compiled.context["weights"].table == pure.context["weights"].table
+
+
+@contextmanager
+def _compiled(on: bool) -> Iterator[None]:
+    from assay.metrics.nist import _matches_c
+    saved, matches._compiled = matches._compiled, (_matches_c if on else None)
+    try:
+        yield
+    finally:
+        matches._compiled = saved

@@ -1,0 +1,311 @@
+"""Compiled twin of :mod:`assay.metrics.cider.vectors` (same results, bit for bit).
+
+- :func:`code_ngrams_into`: order 1 codes are the token ids; for each order n >= 2 an
+  open-addressing hash table keyed on the packed pair (code of the (n-1)-gram prefix, id of the
+  last token) numbers the n-grams in order of first occurrence (the pure function numbers them by
+  sorted key; nothing downstream reads the numbering).
+- :func:`image_df_into`: per code, the last image counted (an n-gram is counted once per image).
+- :func:`cider_sums_into`: image by image and order by order, counters indexed by code (reset
+  after each caption) and the list of a caption's distinct codes in order of first occurrence; the
+  floating-point operations are those of ``cider_sums_py``, in the same order.
+- :func:`split_encode`: ``str.split()`` (``Py_UNICODE_ISSPACE``, as CPython's split) and interning in
+  one pass, without the token lists.
+"""
+import numpy as np
+
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.object cimport PyObject
+from cpython.unicode cimport Py_UNICODE_ISSPACE
+from libc.math cimport sqrt
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+
+cdef inline uint64_t _slot(uint64_t key, int shift) noexcept nogil:
+    return (key * <uint64_t>0x9E3779B97F4A7C15ULL) >> shift
+
+
+cdef object _int32_array(const int32_t* data, Py_ssize_t n):
+    out = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] view = out
+    if n:
+        memcpy(&view[0], data, n * sizeof(int32_t))
+    return out
+
+
+def split_encode(list strings, dict vocab):
+    """``(ids, offsets)`` of the whitespace-separated tokens of ``strings`` (new tokens get ``len(vocab)``)."""
+    cdef Py_ssize_t n = len(strings), i, j, start, length, count = 0, cap = 1 << 12
+    cdef str text
+    cdef PyObject* found
+    cdef int64_t* buf = <int64_t*>malloc(cap * sizeof(int64_t))
+    cdef int64_t* grown
+    cdef int64_t tid
+    cdef int64_t[::1] view
+    if buf == NULL:
+        raise MemoryError()
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    cdef int64_t[::1] off = offsets
+    try:
+        for i in range(n):
+            text = strings[i]
+            length = len(text)
+            j = 0
+            while j < length:
+                while j < length and Py_UNICODE_ISSPACE(text[j]):
+                    j += 1
+                if j == length:
+                    break
+                start = j
+                while j < length and not Py_UNICODE_ISSPACE(text[j]):
+                    j += 1
+                tok = text[start:j]
+                found = PyDict_GetItem(vocab, tok)
+                if found == NULL:
+                    tid = len(vocab)
+                    PyDict_SetItem(vocab, tok, tid)
+                else:
+                    tid = <int64_t>(<object>found)
+                if count == cap:
+                    cap *= 2
+                    grown = <int64_t*>realloc(buf, cap * sizeof(int64_t))
+                    if grown == NULL:
+                        raise MemoryError()
+                    buf = grown
+                buf[count] = tid
+                count += 1
+            off[i + 1] = count
+        ids = np.empty(count, dtype=np.int64)
+        view = ids
+        if count:
+            memcpy(&view[0], buf, count * sizeof(int64_t))
+    finally:
+        free(buf)
+    return ids, offsets
+
+
+cdef class _Table:
+    """Packed key -> code, growing at load 1/2; codes in order of insertion, with their prefix and last id."""
+
+    cdef uint64_t* keys
+    cdef int32_t* vals
+    cdef int shift
+    cdef Py_ssize_t slots, count, cap
+    cdef int32_t* prefix
+    cdef int32_t* last
+
+    def __cinit__(self, Py_ssize_t expected):
+        self.slots = 1024
+        self.shift = 54
+        while self.slots < 2 * expected and self.slots < (<Py_ssize_t>1 << 40):
+            self.slots *= 2
+            self.shift -= 1
+        self.keys = <uint64_t*>malloc(self.slots * sizeof(uint64_t))
+        self.vals = <int32_t*>malloc(self.slots * sizeof(int32_t))
+        self.cap = max(expected, 16)
+        self.prefix = <int32_t*>malloc(self.cap * sizeof(int32_t))
+        self.last = <int32_t*>malloc(self.cap * sizeof(int32_t))
+        self.count = 0
+        if self.keys == NULL or self.vals == NULL or self.prefix == NULL or self.last == NULL:
+            raise MemoryError()
+        memset(self.vals, 0xFF, self.slots * sizeof(int32_t))
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.vals)
+        free(self.prefix)
+        free(self.last)
+
+    cdef int _grow(self) except -1:
+        cdef Py_ssize_t old_slots = self.slots, i
+        cdef uint64_t* old_keys = self.keys
+        cdef int32_t* old_vals = self.vals
+        cdef uint64_t s, mask
+        self.slots *= 2
+        self.shift -= 1
+        self.keys = <uint64_t*>malloc(self.slots * sizeof(uint64_t))
+        self.vals = <int32_t*>malloc(self.slots * sizeof(int32_t))
+        if self.keys == NULL or self.vals == NULL:
+            free(old_keys)
+            free(old_vals)
+            raise MemoryError()
+        memset(self.vals, 0xFF, self.slots * sizeof(int32_t))
+        mask = <uint64_t>(self.slots - 1)
+        for i in range(old_slots):
+            if old_vals[i] >= 0:
+                s = _slot(old_keys[i], self.shift)
+                while self.vals[s] >= 0:
+                    s = (s + 1) & mask
+                self.keys[s] = old_keys[i]
+                self.vals[s] = old_vals[i]
+        free(old_keys)
+        free(old_vals)
+        return 0
+
+    cdef int32_t code(self, int32_t prefix, int32_t last, uint64_t vocab) except -2:
+        cdef uint64_t key = <uint64_t>prefix * vocab + <uint64_t>last
+        cdef uint64_t mask = <uint64_t>(self.slots - 1)
+        cdef uint64_t s = _slot(key, self.shift)
+        cdef int32_t v
+        while True:
+            v = self.vals[s]
+            if v < 0:
+                break
+            if self.keys[s] == key:
+                return v
+            s = (s + 1) & mask
+        if 2 * (self.count + 1) > self.slots:
+            self._grow()
+            return self.code(prefix, last, vocab)
+        if self.count == self.cap:
+            self.cap *= 2
+            self.prefix = <int32_t*>realloc(self.prefix, self.cap * sizeof(int32_t))
+            self.last = <int32_t*>realloc(self.last, self.cap * sizeof(int32_t))
+            if self.prefix == NULL or self.last == NULL:
+                raise MemoryError()
+        v = <int32_t>self.count
+        self.keys[s] = key
+        self.vals[s] = v
+        self.prefix[v] = prefix
+        self.last[v] = last
+        self.count += 1
+        return v
+
+
+def code_ngrams_into(const int64_t[::1] ids, const int64_t[::1] offsets, int max_order, int64_t vocab_size,
+                     int32_t[:, ::1] codes):
+    """Fill ``codes[n-1, p]`` (-1 past a caption's end); return ``(prefix, last, n_codes)`` per order."""
+    cdef Py_ssize_t n_pos = ids.shape[0], n_caps = offsets.shape[0] - 1
+    cdef Py_ssize_t c, p, start, end
+    cdef int n
+    cdef _Table table
+    cdef uint64_t vocab = <uint64_t>max(vocab_size, 1)
+    empty = np.zeros(0, dtype=np.int32)
+    prefix, last, n_codes = [empty], [empty], [int(vocab_size)]
+    if max_order < 1:
+        return prefix, last, n_codes
+    for p in range(n_pos):
+        codes[0, p] = <int32_t>ids[p]
+    cdef Py_ssize_t expected = vocab_size
+    for n in range(2, max_order + 1):
+        table = _Table(min(n_pos, max(2 * expected, 1 << 16)))   # orders grow: sized from the last one
+        for c in range(n_caps):
+            start = offsets[c]
+            end = offsets[c + 1]
+            for p in range(start, end - n + 1):
+                codes[n - 1, p] = table.code(codes[n - 2, p], <int32_t>ids[p + n - 1], vocab)
+            for p in range(max(start, end - n + 1), end):
+                codes[n - 1, p] = -1
+        expected = table.count
+        prefix.append(_int32_array(table.prefix, table.count))
+        last.append(_int32_array(table.last, table.count))
+        n_codes.append(int(table.count))
+    return prefix, last, n_codes
+
+
+def image_df_into(const int32_t[:, ::1] codes, const int64_t[::1] offsets, Py_ssize_t first_ref,
+                  const int64_t[::1] owner, list out):
+    """``out[n-1][code]`` += 1 for each image whose references (captions ``first_ref + k`` of image
+    ``owner[k]``) contain the n-gram."""
+    cdef Py_ssize_t n_refs = owner.shape[0], k, p, end, n_c
+    cdef int n
+    cdef int32_t c
+    cdef int64_t img
+    cdef int64_t[::1] df
+    cdef int64_t* seen
+    for n in range(len(out)):
+        df = out[n]
+        n_c = df.shape[0]
+        seen = <int64_t*>malloc(max(n_c, 1) * sizeof(int64_t))
+        if seen == NULL:
+            raise MemoryError()
+        memset(seen, 0xFF, max(n_c, 1) * sizeof(int64_t))
+        for k in range(n_refs):
+            img = owner[k]
+            end = offsets[first_ref + k + 1]
+            for p in range(offsets[first_ref + k], end):
+                c = codes[n, p]
+                if c < 0:
+                    break
+                if seen[c] != img:
+                    seen[c] = img
+                    df[c] += 1
+        free(seen)
+
+
+def cider_sums_into(const int32_t[:, ::1] codes, const int64_t[::1] offsets, Py_ssize_t n_img,
+                    const int64_t[::1] ref_start, const double[::1] idf, const int64_t[::1] bases,
+                    Py_ssize_t max_codes, Py_ssize_t longest, const double[::1] penalty, bint clipping,
+                    double[:, ::1] sums):
+    """``sums[i, n-1] = sum_j sim_n(h_i, r_ij)`` (see ``cider_sums_py``)."""
+    cdef int max_order = codes.shape[0], n
+    cdef Py_ssize_t i, j, k, p, end, n_h, n_r, cap
+    cdef int32_t c
+    cdef int64_t base
+    cdef double s, w, wr, wh, norm_h, norm_r, val, total
+    cdef int32_t* h_cnt = <int32_t*>calloc(max(max_codes, 1), sizeof(int32_t))
+    cdef int32_t* r_cnt = <int32_t*>calloc(max(max_codes, 1), sizeof(int32_t))
+    cdef int32_t* h_list = <int32_t*>malloc(max(longest, 1) * sizeof(int32_t))
+    cdef int32_t* r_list = <int32_t*>malloc(max(longest, 1) * sizeof(int32_t))
+    cdef double* h_w = <double*>malloc(max(longest, 1) * sizeof(double))
+    if h_cnt == NULL or r_cnt == NULL or h_list == NULL or r_list == NULL or h_w == NULL:
+        free(h_cnt); free(r_cnt); free(h_list); free(r_list); free(h_w)
+        raise MemoryError()
+    try:
+        for i in range(n_img):
+            for n in range(max_order):
+                base = bases[n]
+                n_h = 0
+                for p in range(offsets[i], offsets[i + 1]):
+                    c = codes[n, p]
+                    if c < 0:
+                        break
+                    if h_cnt[c] == 0:
+                        h_list[n_h] = c
+                        n_h += 1
+                    h_cnt[c] += 1
+                s = 0.0
+                for k in range(n_h):
+                    c = h_list[k]
+                    w = <double>h_cnt[c] * idf[base + c]
+                    h_w[k] = w
+                    s += w * w
+                norm_h = sqrt(s)
+                total = 0.0
+                for j in range(ref_start[i], ref_start[i + 1]):
+                    cap = n_img + j
+                    n_r = 0
+                    for p in range(offsets[cap], offsets[cap + 1]):
+                        c = codes[n, p]
+                        if c < 0:
+                            break
+                        if r_cnt[c] == 0:
+                            r_list[n_r] = c
+                            n_r += 1
+                        r_cnt[c] += 1
+                    s = 0.0
+                    for k in range(n_r):
+                        c = r_list[k]
+                        w = <double>r_cnt[c] * idf[base + c]
+                        s += w * w
+                    norm_r = sqrt(s)
+                    val = 0.0
+                    for k in range(n_h):
+                        c = h_list[k]
+                        wr = <double>r_cnt[c] * idf[base + c]
+                        wh = h_w[k]
+                        if clipping and wr < wh:
+                            wh = wr
+                        val += wh * wr
+                    if norm_h != 0 and norm_r != 0:
+                        val /= norm_h * norm_r
+                    val *= penalty[j]
+                    total += val
+                    for k in range(n_r):
+                        r_cnt[r_list[k]] = 0
+                sums[i, n] = total
+                for k in range(n_h):
+                    h_cnt[h_list[k]] = 0
+    finally:
+        free(h_cnt); free(r_cnt); free(h_list); free(r_list); free(h_w)

@@ -1,0 +1,59 @@
+"""CIDEr's first pass as a reduction (``MetricFamily.context_part`` / ``merge_contexts`` / ``finish_context``).
+
+The document frequencies of a corpus are a sum over its images: a chunk of images gives its number
+of images and the df table of its references (:class:`~assay.metrics.cider.ngram_table.NgramTable`,
+integer keys, its own vocabulary); tables of chunks merge by adding the df of equal n-grams (an
+image is in exactly one chunk). The finished context is what ``segment_stats`` makes for a whole
+corpus: ``{"df": DocumentFrequencies, "idf": label}``, so rows of chunks computed under it are
+the rows of the whole corpus (conformance/tests/accel/test_corpus_pass.py). With ``idf_corpus``
+the references are not counted: the context is the loaded table.
+
+Memory: 16 bytes per distinct reference n-gram (an int64 key and an int64 df) plus the vocabulary.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from assay.core.errors import ToolBehaviourError
+from assay.core.family import Refs, Segments
+from assay.core.knobs import Config
+from assay.metrics.cider.idf import DocumentFrequencies, load_idf_corpus, reference_frequencies
+from assay.text.ngram_table import NgramTable, merge_tables
+from assay.metrics.cider.rows import EVALUATED
+from assay.metrics.cider.tokens import caption_side, group_refs
+
+NO_REFERENCE_NGRAMS = ("no reference caption has a token: pycocoevalcap's CiderScorer takes max() of an empty "
+                       "document-frequency table")
+
+
+@dataclass(frozen=True)
+class CiderPart:
+    """The first pass over a chunk: its images and the df of its references' n-grams."""
+
+    n_images: int
+    table: NgramTable | None      # None under idf_corpus (the references are not counted)
+
+
+def context_part(hyps: Segments, refs: Refs, config: Config) -> CiderPart:
+    flat, owner = group_refs(hyps, refs)
+    if config.idf_corpus is not None:
+        return CiderPart(len(hyps), None)
+    vocab: dict[str, int] = {}
+    side = caption_side(flat, config, vocab)
+    return CiderPart(len(hyps), reference_frequencies(side, list(vocab), owner, config.max_ngram_order))
+
+
+def merge_parts(parts: Sequence[CiderPart]) -> CiderPart:
+    tables = [p.table for p in parts if p.table is not None]
+    return CiderPart(sum(p.n_images for p in parts), merge_tables(tables) if tables else None)
+
+
+def finish(merged: CiderPart, config: Config) -> dict[str, Any]:
+    if config.idf_corpus is not None:
+        df = load_idf_corpus(config.idf_corpus, config)
+        return {"df": df, "idf": f"idf_corpus: {df.source}"}
+    table = merged.table
+    if config.no_reference_ngrams == "error" and (table is None or not table.max_order or not table.values[0].any()):
+        raise ToolBehaviourError(NO_REFERENCE_NGRAMS, "ValueError")
+    return {"df": DocumentFrequencies(merged.n_images, EVALUATED, table), "idf": EVALUATED}

@@ -1,0 +1,295 @@
+"""Compiled twin of :mod:`assay.metrics.nist.matches` (same results, bit for bit).
+
+- :func:`code_ngrams_into`: order 1 codes are the token ids; for each order n >= 2 an
+  open-addressing hash table keyed on the packed pair (code of the (n-1)-gram prefix, id of the
+  last token) numbers the n-grams in order of first occurrence. (The same coder is CIDEr's twin's,
+  ``assay.metrics.cider._vectors_c``: families may not share code; it belongs in ``text/``.)
+- :func:`log2_ratios_into`: ``log(num / den) / log(2)`` with the C library's ``log``, which is what
+  ``math.log(num / den, 2)`` computes.
+- :func:`nist_sums_into`: segment by segment and order by order, counters indexed by code (reset
+  after each segment): the hypothesis's distinct n-grams in order of first occurrence, each
+  reference's counts of them, the counts over the segment's references (this order's and the
+  previous order's, for the prefixes); the floating-point operations are those of
+  ``nist_sums_py``, in the same order.
+"""
+import numpy as np
+
+from libc.math cimport log
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+
+cdef inline uint64_t _slot(uint64_t key, int shift) noexcept nogil:
+    return (key * <uint64_t>0x9E3779B97F4A7C15ULL) >> shift
+
+
+cdef object _int32_array(const int32_t* data, Py_ssize_t n):
+    out = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] view = out
+    if n:
+        memcpy(&view[0], data, n * sizeof(int32_t))
+    return out
+
+
+cdef class _Table:
+    """Packed key -> code, growing at load 1/2; codes in order of insertion, with their prefix and last id."""
+
+    cdef uint64_t* keys
+    cdef int32_t* vals
+    cdef int shift
+    cdef Py_ssize_t slots, count, cap
+    cdef int32_t* prefix
+    cdef int32_t* last
+
+    def __cinit__(self, Py_ssize_t expected):
+        self.slots = 1024
+        self.shift = 54
+        while self.slots < 2 * expected and self.slots < (<Py_ssize_t>1 << 40):
+            self.slots *= 2
+            self.shift -= 1
+        self.keys = <uint64_t*>malloc(self.slots * sizeof(uint64_t))
+        self.vals = <int32_t*>malloc(self.slots * sizeof(int32_t))
+        self.cap = max(expected, 16)
+        self.prefix = <int32_t*>malloc(self.cap * sizeof(int32_t))
+        self.last = <int32_t*>malloc(self.cap * sizeof(int32_t))
+        self.count = 0
+        if self.keys == NULL or self.vals == NULL or self.prefix == NULL or self.last == NULL:
+            raise MemoryError()
+        memset(self.vals, 0xFF, self.slots * sizeof(int32_t))
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.vals)
+        free(self.prefix)
+        free(self.last)
+
+    cdef int _grow(self) except -1:
+        cdef Py_ssize_t old_slots = self.slots, i
+        cdef uint64_t* old_keys = self.keys
+        cdef int32_t* old_vals = self.vals
+        cdef uint64_t s, mask
+        self.slots *= 2
+        self.shift -= 1
+        self.keys = <uint64_t*>malloc(self.slots * sizeof(uint64_t))
+        self.vals = <int32_t*>malloc(self.slots * sizeof(int32_t))
+        if self.keys == NULL or self.vals == NULL:
+            free(old_keys)
+            free(old_vals)
+            raise MemoryError()
+        memset(self.vals, 0xFF, self.slots * sizeof(int32_t))
+        mask = <uint64_t>(self.slots - 1)
+        for i in range(old_slots):
+            if old_vals[i] >= 0:
+                s = _slot(old_keys[i], self.shift)
+                while self.vals[s] >= 0:
+                    s = (s + 1) & mask
+                self.keys[s] = old_keys[i]
+                self.vals[s] = old_vals[i]
+        free(old_keys)
+        free(old_vals)
+        return 0
+
+    cdef int32_t code(self, int32_t prefix, int32_t last, uint64_t vocab) except -2:
+        cdef uint64_t key = <uint64_t>prefix * vocab + <uint64_t>last
+        cdef uint64_t mask = <uint64_t>(self.slots - 1)
+        cdef uint64_t s = _slot(key, self.shift)
+        cdef int32_t v
+        while True:
+            v = self.vals[s]
+            if v < 0:
+                break
+            if self.keys[s] == key:
+                return v
+            s = (s + 1) & mask
+        if 2 * (self.count + 1) > self.slots:
+            self._grow()
+            return self.code(prefix, last, vocab)
+        if self.count == self.cap:
+            self.cap *= 2
+            self.prefix = <int32_t*>realloc(self.prefix, self.cap * sizeof(int32_t))
+            self.last = <int32_t*>realloc(self.last, self.cap * sizeof(int32_t))
+            if self.prefix == NULL or self.last == NULL:
+                raise MemoryError()
+        v = <int32_t>self.count
+        self.keys[s] = key
+        self.vals[s] = v
+        self.prefix[v] = prefix
+        self.last[v] = last
+        self.count += 1
+        return v
+
+
+def code_ngrams_into(const int64_t[::1] ids, const int64_t[::1] offsets, int max_order, int64_t vocab_size,
+                     int32_t[:, ::1] codes):
+    """Fill ``codes[n-1, p]`` (-1 past a caption's end); return ``(prefix, last, n_codes)`` per order."""
+    cdef Py_ssize_t n_pos = ids.shape[0], n_caps = offsets.shape[0] - 1
+    cdef Py_ssize_t c, p, start, end
+    cdef int n
+    cdef _Table table
+    cdef uint64_t vocab = <uint64_t>max(vocab_size, 1)
+    empty = np.zeros(0, dtype=np.int32)
+    prefix, last, n_codes = [empty], [empty], [int(vocab_size)]
+    if max_order < 1:
+        return prefix, last, n_codes
+    for p in range(n_pos):
+        codes[0, p] = <int32_t>ids[p]
+    cdef Py_ssize_t expected = vocab_size
+    for n in range(2, max_order + 1):
+        table = _Table(min(n_pos, max(2 * expected, 1 << 16)))   # orders grow: sized from the last one
+        for c in range(n_caps):
+            start = offsets[c]
+            end = offsets[c + 1]
+            for p in range(start, end - n + 1):
+                codes[n - 1, p] = table.code(codes[n - 2, p], <int32_t>ids[p + n - 1], vocab)
+            for p in range(max(start, end - n + 1), end):
+                codes[n - 1, p] = -1
+        expected = table.count
+        prefix.append(_int32_array(table.prefix, table.count))
+        last.append(_int32_array(table.last, table.count))
+        n_codes.append(int(table.count))
+    return prefix, last, n_codes
+
+
+def log2_ratios_into(const int64_t[::1] num, const int64_t[::1] den, double ln2, double[::1] out):
+    """``out[i] = log(num[i] / den[i]) / ln2`` where ``den[i] > 0`` (else left as it is)."""
+    cdef Py_ssize_t i
+    for i in range(num.shape[0]):
+        if den[i] > 0:
+            out[i] = log(<double>num[i] / <double>den[i]) / ln2
+
+
+def nist_sums_into(const int32_t[:, ::1] codes, const int64_t[::1] offsets, Py_ssize_t n_seg, Py_ssize_t n_refs,
+                   const double[::1] info, const int64_t[::1] bases, const int32_t[::1] prefix,
+                   const int64_t[::1] prefix_bases, const double[::1] seg_words, double ln2, bint union,
+                   Py_ssize_t max_codes, Py_ssize_t longest, double[:, ::1] total, object info_out, object seg_out):
+    """Fill ``total`` and the matched information (see ``nist_sums_py``)."""
+    cdef int max_order = codes.shape[0], n, cur, prv
+    cdef Py_ssize_t s, r, k, p, cap, n_h, n_r, n_s, slots = max(max_codes, 1), width = max(longest, 1)
+    cdef int32_t c, hc, clipped, best
+    cdef int64_t count
+    cdef double w_corpus, w_seg, numer, sum_i, sum_s
+    cdef double[:, ::1] u_info, u_seg
+    cdef double[:, :, ::1] r_info, r_seg
+    if union:
+        u_info = info_out
+        u_seg = seg_out
+    else:
+        r_info = info_out
+        r_seg = seg_out
+    cdef int32_t* h_cnt = <int32_t*>calloc(slots, sizeof(int32_t))
+    cdef int32_t* r_cnt = <int32_t*>calloc(slots, sizeof(int32_t))
+    cdef int32_t* seg_a = <int32_t*>calloc(slots, sizeof(int32_t))
+    cdef int32_t* seg_b = <int32_t*>calloc(slots, sizeof(int32_t))
+    cdef int32_t* h_list = <int32_t*>malloc(width * sizeof(int32_t))
+    cdef int32_t* r_list = <int32_t*>malloc(width * sizeof(int32_t))
+    cdef int32_t* s_list_a = <int32_t*>malloc(width * max(n_refs, 1) * sizeof(int32_t))
+    cdef int32_t* s_list_b = <int32_t*>malloc(width * max(n_refs, 1) * sizeof(int32_t))
+    cdef int32_t* in_ref = <int32_t*>malloc(width * max(n_refs, 1) * sizeof(int32_t))
+    cdef double* ref_i = <double*>malloc(max(n_refs, 1) * sizeof(double))
+    cdef double* ref_s = <double*>malloc(max(n_refs, 1) * sizeof(double))
+    cdef int32_t* seg_cnt[2]
+    cdef int32_t* seg_list[2]
+    cdef Py_ssize_t seg_n[2]
+    seg_cnt[0] = seg_a
+    seg_cnt[1] = seg_b
+    seg_list[0] = s_list_a
+    seg_list[1] = s_list_b
+    try:
+        if (h_cnt == NULL or r_cnt == NULL or seg_a == NULL or seg_b == NULL or h_list == NULL or r_list == NULL
+                or s_list_a == NULL or s_list_b == NULL or in_ref == NULL or ref_i == NULL or ref_s == NULL):
+            raise MemoryError()
+        for s in range(n_seg):
+            seg_n[0] = 0
+            seg_n[1] = 0
+            for n in range(max_order):
+                cur = n & 1
+                prv = 1 - cur
+                # the hypothesis's distinct n-grams, in order of first occurrence
+                n_h = 0
+                count = 0
+                for p in range(offsets[s], offsets[s + 1]):
+                    c = codes[n, p]
+                    if c < 0:
+                        break
+                    if h_cnt[c] == 0:
+                        h_list[n_h] = c
+                        n_h += 1
+                    h_cnt[c] += 1
+                    count += 1
+                total[s, n] = <double>count
+                # each reference's counts of them, and the counts over the segment's references
+                n_s = 0
+                for r in range(n_refs):
+                    cap = (r + 1) * n_seg + s
+                    n_r = 0
+                    for p in range(offsets[cap], offsets[cap + 1]):
+                        c = codes[n, p]
+                        if c < 0:
+                            break
+                        if r_cnt[c] == 0:
+                            r_list[n_r] = c
+                            n_r += 1
+                        r_cnt[c] += 1
+                    for k in range(n_h):
+                        in_ref[r * n_h + k] = r_cnt[h_list[k]]
+                    for k in range(n_r):
+                        c = r_list[k]
+                        if seg_cnt[cur][c] == 0:
+                            seg_list[cur][n_s] = c
+                            n_s += 1
+                        seg_cnt[cur][c] += r_cnt[c]
+                        r_cnt[c] = 0
+                seg_n[cur] = n_s
+                # the weighted sums, in the hypothesis's order
+                sum_i = 0.0
+                sum_s = 0.0
+                for r in range(n_refs):
+                    ref_i[r] = 0.0
+                    ref_s[r] = 0.0
+                for k in range(n_h):
+                    c = h_list[k]
+                    hc = h_cnt[c]
+                    w_corpus = info[bases[n] + c]
+                    w_seg = 0.0
+                    if seg_cnt[cur][c] > 0:
+                        if n == 0:
+                            numer = <double>(<int64_t>seg_words[s])
+                        else:
+                            numer = <double>seg_cnt[prv][prefix[prefix_bases[n] + c]]
+                        w_seg = log(numer / <double>seg_cnt[cur][c]) / ln2
+                    if union:
+                        best = 0
+                        for r in range(n_refs):
+                            if in_ref[r * n_h + k] > best:
+                                best = in_ref[r * n_h + k]
+                        clipped = hc if hc < best else best
+                        if clipped > 0:
+                            sum_i += w_corpus * <double>clipped
+                            sum_s += w_seg * <double>clipped
+                    else:
+                        for r in range(n_refs):
+                            clipped = in_ref[r * n_h + k]
+                            if hc < clipped:
+                                clipped = hc
+                            if clipped > 0:
+                                ref_i[r] += w_corpus * <double>clipped
+                                ref_s[r] += w_seg * <double>clipped
+                if union:
+                    u_info[s, n] = sum_i
+                    u_seg[s, n] = sum_s
+                else:
+                    for r in range(n_refs):
+                        r_info[n, r, s] = ref_i[r]
+                        r_seg[n, r, s] = ref_s[r]
+                for k in range(n_h):
+                    h_cnt[h_list[k]] = 0
+                if n > 0:          # the previous order's segment counts are no longer needed
+                    for k in range(seg_n[prv]):
+                        seg_cnt[prv][seg_list[prv][k]] = 0
+                    seg_n[prv] = 0
+            for k in range(seg_n[(max_order - 1) & 1]):
+                seg_cnt[(max_order - 1) & 1][seg_list[(max_order - 1) & 1][k]] = 0
+    finally:
+        free(h_cnt); free(r_cnt); free(seg_a); free(seg_b); free(h_list); free(r_list)
+        free(s_list_a); free(s_list_b); free(in_ref); free(ref_i); free(ref_s)

@@ -1,0 +1,227 @@
+"""NIST's hot loops: n-gram codes, information weights and each segment's matched information.
+
+The hypotheses and the reference streams are one flat id array with offsets: the ``n_seg``
+hypotheses, then stream 1's ``n_seg`` references, then stream 2's, ... (a missing reference is
+empty).
+
+- :func:`code_ngrams`: the code of the n-gram of each order starting at each position (-1 where it
+  does not fit in its segment), and each code's prefix code and last token id (order 1: the token
+  id). The pure function numbers codes by sorted key (:class:`~assay.text.ngrams.NgramIndex`), the
+  twin by first occurrence (a hash table); nothing downstream reads the numbering.
+- :func:`log2_ratios`: ``math.log(num / den, 2)`` of whole numbers (0 where ``den`` is 0), NLTK's
+  float: ``log(num / den) / log(2)`` with the C library's ``log``, which is what ``math.log`` calls.
+- :func:`nist_sums`: per segment and order, the number of hypothesis n-grams and the information
+  of the matched ones, ``sum_g Info(g) * clipped(g)`` over the hypothesis's distinct n-grams **in
+  order of first occurrence** (so a segment's sum is the same in any chunk), with the corpus
+  weights (given per code) and the segment's own (NLTK ``sentence_nist``: counts over the
+  segment's references, ``Info(w) = log2(#reference words of the segment / count(w))``); clipped
+  by the maximum count over the references (``union``) or by each reference alone (best-single:
+  one sum per reference).
+
+The compiled twin (``_matches_c``) does the same floating-point operations in the same order
+(conformance/tests/accel/test_nist_twins.py).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from assay.core import accel
+from assay.text.ngrams import Encoded, NgramIndex
+
+try:
+    from assay.metrics.nist import _matches_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
+
+LN2 = math.log(2)   # math.log(x, 2) = log(x) / log(2), both through the C library
+
+
+@dataclass(frozen=True)
+class Coded:
+    """Every n-gram of a set of segments as integer codes."""
+
+    codes: np.ndarray           # (max_order, n_positions) int32; -1: the n-gram runs past its segment
+    prefix: list[np.ndarray]    # prefix[n-1][c]: the order n-1 code of code c's prefix (order 1: empty)
+    last: list[np.ndarray]      # last[n-1][c]: the token id ending code c (order 1: empty)
+    n_codes: list[int]          # codes of each order (order 1: the vocabulary size)
+
+
+@dataclass(frozen=True)
+class NistSums:
+    """Per order n (last axis / first axis): hypothesis n-grams and matched information."""
+
+    total: np.ndarray           # (n_seg, N)
+    info: np.ndarray            # union: (n_seg, N) corpus weights; best-single: (N, n_refs, n_seg)
+    seg_info: np.ndarray        # the same with the segment's own weights
+
+
+# ----------------------------------------------------------------------------- codes
+def code_ngrams(ids: np.ndarray, offsets: np.ndarray, max_order: int, vocab_size: int) -> Coded:
+    """The n-gram codes of segments ``ids[offsets[k]:offsets[k+1]]`` (token ids < ``vocab_size``)."""
+    if _compiled is None:
+        return code_ngrams_py(ids, offsets, max_order, vocab_size)
+    codes = np.empty((max_order, len(ids)), dtype=np.int32)
+    prefix, last, n_codes = _compiled.code_ngrams_into(np.ascontiguousarray(ids, dtype=np.int64),
+                                                       np.ascontiguousarray(offsets, dtype=np.int64),
+                                                       max_order, vocab_size, codes)
+    return Coded(codes, prefix, last, n_codes)
+
+
+def code_ngrams_py(ids: np.ndarray, offsets: np.ndarray, max_order: int, vocab_size: int) -> Coded:
+    """:func:`code_ngrams`, pure numpy (the specification of the twin)."""
+    ids = np.asarray(ids, dtype=np.int64)
+    index = NgramIndex([Encoded(ids, np.asarray(offsets, dtype=np.int64))], max_order)
+    codes = np.full((max_order, len(ids)), -1, dtype=np.int32)
+    empty = np.zeros(0, dtype=np.int32)
+    prefix, last, n_codes = [empty], [empty], [int(vocab_size)]
+    for n in range(1, max_order + 1):
+        valid = index.valid[n - 1]
+        codes[n - 1][valid] = index.codes[n - 1][valid]
+        if n == 1:
+            continue
+        where = np.flatnonzero(valid)
+        nc = int(codes[n - 1][where].max()) + 1 if len(where) else 0
+        pre = np.zeros(nc, dtype=np.int32)
+        end = np.zeros(nc, dtype=np.int32)
+        pre[codes[n - 1][where]] = codes[n - 2][where]
+        end[codes[n - 1][where]] = ids[where + n - 1]
+        prefix.append(pre)
+        last.append(end)
+        n_codes.append(nc)
+    return Coded(codes, prefix, last, n_codes)
+
+
+def reference_counts(coded: Coded, first_ref_pos: int) -> list[np.ndarray]:
+    """Per order, the count of every code at the positions from ``first_ref_pos`` on (the references)."""
+    out = []
+    for n, nc in enumerate(coded.n_codes):
+        codes = coded.codes[n, first_ref_pos:]
+        out.append(np.bincount(codes[codes >= 0], minlength=nc)[:nc].astype(np.int64))
+    return out
+
+
+# ----------------------------------------------------------------------------- weights
+def log2_ratios(numerators: np.ndarray, denominators: np.ndarray) -> np.ndarray:
+    """``math.log(num / den, 2)`` elementwise for whole numbers (NLTK's float); 0 where ``den`` is 0."""
+    num = np.ascontiguousarray(numerators).astype(np.int64)
+    den = np.ascontiguousarray(denominators).astype(np.int64)
+    if _compiled is None:
+        return log2_ratios_py(num, den)
+    out = np.zeros(len(num))
+    _compiled.log2_ratios_into(num, den, LN2, out)
+    return out
+
+
+def log2_ratios_py(numerators: np.ndarray, denominators: np.ndarray) -> np.ndarray:
+    """:func:`log2_ratios`, through ``math.log`` once per distinct pair (the specification of the twin)."""
+    out = np.zeros(len(numerators))
+    ok = denominators > 0
+    if not ok.any():
+        return out
+    num = np.asarray(numerators)[ok].astype(np.int64)
+    den = np.asarray(denominators)[ok].astype(np.int64)
+    radix = int(den.max()) + 1
+    uniq, inverse = np.unique(num * radix + den, return_inverse=True)
+    logs = np.array([math.log(int(k // radix) / int(k % radix), 2) for k in uniq.tolist()])
+    out[ok] = logs[inverse.reshape(-1)]
+    return out
+
+
+# ----------------------------------------------------------------------------- matched information
+def nist_sums(coded: Coded, offsets: np.ndarray, n_seg: int, n_refs: int, info: Sequence[np.ndarray],
+              seg_words: np.ndarray, union: bool) -> NistSums:
+    """The hypothesis n-gram counts and matched information of every segment (see the module doc).
+
+    ``info[n-1][code]``: the corpus weight of each code; ``seg_words[s]``: the reference words of
+    segment s (its references' lengths summed)."""
+    if _compiled is None:
+        return nist_sums_py(coded, offsets, n_seg, n_refs, info, seg_words, union)
+    max_order = coded.codes.shape[0]
+    out = _empty(n_seg, n_refs, max_order, union)
+    offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    if n_seg == 0:
+        return out
+    bases = np.zeros(max_order, dtype=np.int64)
+    np.cumsum([len(x) for x in info[:-1]], out=bases[1:])
+    prefix_bases = np.zeros(max_order, dtype=np.int64)
+    np.cumsum([len(x) for x in coded.prefix[:-1]], out=prefix_bases[1:])
+    longest = int(np.diff(offsets).max()) if len(offsets) > 1 else 0
+    _compiled.nist_sums_into(coded.codes, offsets, n_seg, n_refs,
+                             np.ascontiguousarray(np.concatenate(list(info)), dtype=np.float64), bases,
+                             np.ascontiguousarray(np.concatenate(coded.prefix), dtype=np.int32), prefix_bases,
+                             np.ascontiguousarray(seg_words, dtype=np.float64), LN2, bool(union),
+                             max(coded.n_codes + [1]), longest, out.total, out.info, out.seg_info)
+    return out
+
+
+def _empty(n_seg: int, n_refs: int, max_order: int, union: bool) -> NistSums:
+    shape = (n_seg, max_order) if union else (max_order, n_refs, n_seg)
+    return NistSums(np.zeros((n_seg, max_order)), np.zeros(shape), np.zeros(shape))
+
+
+def nist_sums_py(coded: Coded, offsets: np.ndarray, n_seg: int, n_refs: int, info: Sequence[np.ndarray],
+                 seg_words: np.ndarray, union: bool) -> NistSums:
+    """:func:`nist_sums`, pure numpy (the specification of the twin); ``np.bincount`` adds its
+    weights in array order, so terms arranged segment by segment in order of first occurrence give
+    the left-to-right sums."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    max_order = coded.codes.shape[0]
+    out = _empty(n_seg, n_refs, max_order, union)
+    n_caps = (n_refs + 1) * n_seg
+    caption_of_pos = np.repeat(np.arange(n_caps), np.diff(offsets[:n_caps + 1]))
+    hyp_end = int(offsets[n_seg])
+    prev: tuple[np.ndarray, np.ndarray, int] | None = None
+    for n in range(max_order):
+        nc = max(int(coded.n_codes[n]), 1)
+        codes = coded.codes[n].astype(np.int64)
+        pos = np.flatnonzero(codes >= 0)
+        hyp_pos, ref_pos = pos[pos < hyp_end], pos[pos >= hyp_end]
+        # the hypothesis's distinct n-grams, segment by segment in order of first occurrence
+        uniq, first, counts = np.unique(caption_of_pos[hyp_pos] * nc + codes[hyp_pos], return_index=True,
+                                        return_counts=True)
+        order = np.argsort(first, kind="stable")
+        h_seg, h_code, h_cnt = uniq[order] // nc, uniq[order] % nc, counts[order]
+        out.total[:, n] = np.bincount(h_seg, weights=h_cnt, minlength=n_seg)
+        # counts in each reference, and over the segment's references
+        ref_keys, ref_cnt = np.unique(caption_of_pos[ref_pos] * nc + codes[ref_pos], return_counts=True)
+        seg_keys, seg_inv = np.unique((ref_keys // nc) % max(n_seg, 1) * nc + ref_keys % nc, return_inverse=True)
+        seg_cnt = np.bincount(seg_inv.reshape(-1), weights=ref_cnt, minlength=len(seg_keys)).astype(np.int64)
+        in_ref = np.vstack([_lookup(ref_keys, ref_cnt, ((r + 1) * n_seg + h_seg) * nc + h_code)
+                            for r in range(n_refs)]) if n_refs else np.zeros((0, len(h_cnt)), np.int64)
+        # weights: the corpus's (given) and the segment's own
+        w_corpus = np.asarray(info[n], dtype=np.float64)[h_code]
+        count = _lookup(seg_keys, seg_cnt, h_seg * nc + h_code)
+        if n == 0:
+            numer = np.asarray(seg_words)[h_seg]
+        else:
+            numer = _lookup(prev[0], prev[1], h_seg * prev[2] + coded.prefix[n][h_code])
+        w_seg = log2_ratios(numer, count)
+        if union:
+            clipped = np.minimum(h_cnt, in_ref.max(axis=0) if n_refs else 0).astype(np.float64)
+            out.info[:, n] = np.bincount(h_seg, weights=_terms(w_corpus, clipped), minlength=n_seg)
+            out.seg_info[:, n] = np.bincount(h_seg, weights=_terms(w_seg, clipped), minlength=n_seg)
+        else:
+            for r in range(n_refs):
+                clipped = np.minimum(h_cnt, in_ref[r]).astype(np.float64)
+                out.info[n, r] = np.bincount(h_seg, weights=_terms(w_corpus, clipped), minlength=n_seg)
+                out.seg_info[n, r] = np.bincount(h_seg, weights=_terms(w_seg, clipped), minlength=n_seg)
+        prev = (seg_keys, seg_cnt, nc)
+    return out
+
+
+def _terms(weights: np.ndarray, clipped: np.ndarray) -> np.ndarray:
+    """info * clipped count, 0 where nothing is matched."""
+    return np.where(clipped > 0, weights * clipped, 0.0)
+
+
+def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """values[keys == query] for each query key (0 where absent); ``keys`` sorted."""
+    if len(keys) == 0:
+        return np.zeros(len(query), dtype=np.int64)
+    pos = np.minimum(np.searchsorted(keys, query), len(keys) - 1)
+    return np.where(keys[pos] == query, values[pos], 0)
