@@ -4,7 +4,7 @@ numbering, the same document frequencies, and bit-identical similarity sums and 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Iterator
 
 import numpy as np
 from hypothesis import given, settings
@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from assay.engine.api import make_config
 from assay.engine.registry import get_family
 from assay.metrics.cider import vectors
+from assay.text import ngram_codes
+from conformance.tests.accel.conftest import import_twin
 
 TEXT = st.text(st.sampled_from(list("ab c\t\n\x0b\x0c\r\x1c\x1f\x85\xa0\u1680\u2000\u200a\u200b\u2028\u202f"
                                      "\u3000\ufeffé猫😀.,")), max_size=30)
@@ -26,45 +28,10 @@ def _flat(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return ids, offsets
 
 
-def _twin_coded(mod: Any, ids: np.ndarray, offsets: np.ndarray, max_order: int) -> vectors.Coded:
+def _twin_coded(ids: np.ndarray, offsets: np.ndarray, max_order: int) -> ngram_codes.Coded:
     codes = np.empty((max_order, len(ids)), dtype=np.int32)
-    prefix, last, n_codes = mod.code_ngrams_into(ids, offsets, max_order, 7, codes)
-    return vectors.Coded(codes, prefix, last, n_codes)
-
-
-@given(st.lists(TEXT, max_size=8), st.lists(st.text(max_size=3), max_size=3))
-@settings(deadline=None)
-def test_split_encode(twin, strings, known):
-    """``str.split()`` whitespace (every Unicode space, not U+200B/U+FEFF), ids in first-seen order."""
-    mod = twin("assay.metrics.cider._vectors_c")
-    vocab_a = {t: i for i, t in enumerate(dict.fromkeys(known))}
-    vocab_b = dict(vocab_a)
-    pure = vectors.split_encode_py(strings, vocab_a)
-    ids, offsets = mod.split_encode(strings, vocab_b)
-    np.testing.assert_array_equal(ids, pure.ids)
-    np.testing.assert_array_equal(offsets, pure.offsets)
-    assert list(vocab_a.items()) == list(vocab_b.items())
-
-
-@given(ID_LISTS, st.integers(1, 5))
-@settings(deadline=None)
-def test_codes_name_the_same_ngrams(twin, lists, max_order):
-    mod = twin("assay.metrics.cider._vectors_c")
-    ids, offsets = _flat(lists)
-    pure = vectors.code_ngrams_py(ids, offsets, max_order, 7)
-    comp = _twin_coded(mod, ids, offsets, max_order)
-    assert comp.n_codes[0] == pure.n_codes[0] == 7
-    for n in range(max_order):
-        a, b = pure.codes[n], comp.codes[n]
-        np.testing.assert_array_equal(a < 0, b < 0)
-        pairs = set(zip(a[a >= 0].tolist(), b[b >= 0].tolist()))
-        assert len(pairs) == len(set(a[a >= 0].tolist())) == len(set(b[b >= 0].tolist()))   # a bijection
-        if n:
-            assert comp.n_codes[n] == pure.n_codes[n] == len(pairs)
-            for coded in (pure, comp):
-                where = np.flatnonzero(coded.codes[n] >= 0)
-                np.testing.assert_array_equal(coded.prefix[n][coded.codes[n][where]], coded.codes[n - 1][where])
-                np.testing.assert_array_equal(coded.last[n][coded.codes[n][where]], ids[where + n])
+    prefix, last, n_codes = import_twin("assay.text._ngram_codes_c").code_ngrams_into(ids, offsets, max_order, 7, codes)
+    return ngram_codes.Coded(codes, prefix, last, n_codes)
 
 
 @st.composite
@@ -86,7 +53,7 @@ def test_document_frequencies_and_sums(twin, data, max_order, draw):
     ids, offsets = _flat(lists)
     owner = np.repeat(np.arange(n_img), per)
     ref_start = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
-    for coded in (vectors.code_ngrams_py(ids, offsets, max_order, 7), _twin_coded(mod, ids, offsets, max_order)):
+    for coded in (ngram_codes.code_ngrams_py(ids, offsets, max_order, 7), _twin_coded(ids, offsets, max_order)):
         pure_df = vectors.image_df_py(coded, offsets, n_img, owner)
         comp_df = [np.zeros(nc, dtype=np.int64) for nc in coded.n_codes]
         mod.image_df_into(coded.codes, offsets, n_img, owner, comp_df)

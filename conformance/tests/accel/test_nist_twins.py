@@ -4,7 +4,7 @@ numbering, ``math.log(num / den, 2)`` to the bit, and bit-identical sums and row
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Iterator
 
 import numpy as np
 from hypothesis import given, settings
@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from assay.engine.api import make_config
 from assay.engine.registry import get_family
 from assay.metrics.nist import matches
+from assay.text import ngram_codes
+from conformance.tests.accel.conftest import import_twin
 from conformance.strategies import corpus
 
 
@@ -23,29 +25,10 @@ def _flat(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return ids, offsets
 
 
-def _twin_coded(mod: Any, ids: np.ndarray, offsets: np.ndarray, max_order: int) -> matches.Coded:
+def _twin_coded(ids: np.ndarray, offsets: np.ndarray, max_order: int) -> ngram_codes.Coded:
     codes = np.empty((max_order, len(ids)), dtype=np.int32)
-    prefix, last, n_codes = mod.code_ngrams_into(ids, offsets, max_order, 7, codes)
-    return matches.Coded(codes, prefix, last, n_codes)
-
-
-@given(st.lists(st.lists(st.integers(0, 6), max_size=12), min_size=1, max_size=10), st.integers(1, 6))
-@settings(deadline=None)
-def test_codes_name_the_same_ngrams(twin, lists, max_order):
-    mod = twin("assay.metrics.nist._matches_c")
-    ids, offsets = _flat(lists)
-    pure = matches.code_ngrams_py(ids, offsets, max_order, 7)
-    comp = _twin_coded(mod, ids, offsets, max_order)
-    for n in range(max_order):
-        a, b = pure.codes[n], comp.codes[n]
-        np.testing.assert_array_equal(a < 0, b < 0)
-        pairs = set(zip(a[a >= 0].tolist(), b[b >= 0].tolist()))
-        assert len(pairs) == len(set(a[a >= 0].tolist())) == len(set(b[b >= 0].tolist()))
-        if n:
-            assert comp.n_codes[n] == pure.n_codes[n] == len(pairs)
-            where = np.flatnonzero(b >= 0)
-            np.testing.assert_array_equal(comp.prefix[n][b[where]], comp.codes[n - 1][where])
-            np.testing.assert_array_equal(comp.last[n][b[where]], ids[where + n])
+    prefix, last, n_codes = import_twin("assay.text._ngram_codes_c").code_ngrams_into(ids, offsets, max_order, 7, codes)
+    return ngram_codes.Coded(codes, prefix, last, n_codes)
 
 
 @given(st.lists(st.tuples(st.integers(1, 10 ** 9), st.integers(0, 10 ** 6)), max_size=40))
@@ -71,12 +54,12 @@ def segments(draw: st.DrawFn) -> tuple[list[list[int]], int, int]:
 @given(segments(), st.integers(1, 5), st.booleans(), st.data())
 @settings(deadline=None)
 def test_sums(twin, data, max_order, union, draw):
-    mod = twin("assay.metrics.nist._matches_c")
+    twin("assay.metrics.nist._matches_c")
     lists, n_seg, n_refs = data
     ids, offsets = _flat(lists)
     lengths = np.diff(offsets)
     seg_words = np.array([sum(lengths[(r + 1) * n_seg + s] for r in range(n_refs)) for s in range(n_seg)], dtype=float)
-    for coded in (matches.code_ngrams_py(ids, offsets, max_order, 7), _twin_coded(mod, ids, offsets, max_order)):
+    for coded in (ngram_codes.code_ngrams_py(ids, offsets, max_order, 7), _twin_coded(ids, offsets, max_order)):
         info = [np.array(draw.draw(st.lists(st.floats(0, 20), min_size=nc, max_size=nc))) for nc in coded.n_codes]
         pure = matches.nist_sums_py(coded, offsets, n_seg, n_refs, info, seg_words, union)
         with _compiled(True):

@@ -23,7 +23,8 @@ from assay.core.errors import InputError, KnobError
 from assay.core.io import read_utf8
 from assay.text.ngram_table import NgramTable
 from assay.metrics.cider.tokens import caption_tokens
-from assay.metrics.cider.vectors import Coded, code_ngrams, image_df
+from assay.metrics.cider.vectors import image_df
+from assay.text.ngram_codes import Coded, code_ngrams
 from assay.text.ngrams import Encoded, encode
 
 DF_FORMAT = "assay-cider-df/1"

@@ -23,7 +23,8 @@ import numpy as np
 
 from assay.metrics.cider.idf import DocumentFrequencies
 from assay.text.ngram_table import NgramTable
-from assay.metrics.cider.vectors import cider_sums, code_ngrams, image_df
+from assay.metrics.cider.vectors import cider_sums, image_df
+from assay.text.ngram_codes import code_ngrams
 from assay.text.ngrams import Encoded
 
 EVALUATED = "evaluated references"

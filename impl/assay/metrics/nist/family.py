@@ -55,7 +55,8 @@ from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
 from assay.metrics.nist.knobs import KNOBS
-from assay.metrics.nist.matches import code_ngrams, nist_sums, reference_counts
+from assay.metrics.nist.matches import nist_sums, reference_counts
+from assay.text.ngram_codes import code_ngrams
 from assay.text.ngram_table import NgramTable
 from assay.metrics.nist.weights import (NistPart, NistWeights, context_part, context_weights, finish, local_info,
                                         merge_parts)

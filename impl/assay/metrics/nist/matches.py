@@ -30,7 +30,7 @@ from typing import Sequence
 import numpy as np
 
 from assay.core import accel
-from assay.text.ngrams import Encoded, NgramIndex
+from assay.text.ngram_codes import Coded
 
 try:
     from assay.metrics.nist import _matches_c as _compiled
@@ -39,16 +39,6 @@ except ImportError:        # not built: the pure path
 _compiled = accel.use(_compiled, __name__)
 
 LN2 = math.log(2)   # math.log(x, 2) = log(x) / log(2), both through the C library
-
-
-@dataclass(frozen=True)
-class Coded:
-    """Every n-gram of a set of segments as integer codes."""
-
-    codes: np.ndarray           # (max_order, n_positions) int32; -1: the n-gram runs past its segment
-    prefix: list[np.ndarray]    # prefix[n-1][c]: the order n-1 code of code c's prefix (order 1: empty)
-    last: list[np.ndarray]      # last[n-1][c]: the token id ending code c (order 1: empty)
-    n_codes: list[int]          # codes of each order (order 1: the vocabulary size)
 
 
 @dataclass(frozen=True)
@@ -61,41 +51,6 @@ class NistSums:
 
 
 # ----------------------------------------------------------------------------- codes
-def code_ngrams(ids: np.ndarray, offsets: np.ndarray, max_order: int, vocab_size: int) -> Coded:
-    """The n-gram codes of segments ``ids[offsets[k]:offsets[k+1]]`` (token ids < ``vocab_size``)."""
-    if _compiled is None:
-        return code_ngrams_py(ids, offsets, max_order, vocab_size)
-    codes = np.empty((max_order, len(ids)), dtype=np.int32)
-    prefix, last, n_codes = _compiled.code_ngrams_into(np.ascontiguousarray(ids, dtype=np.int64),
-                                                       np.ascontiguousarray(offsets, dtype=np.int64),
-                                                       max_order, vocab_size, codes)
-    return Coded(codes, prefix, last, n_codes)
-
-
-def code_ngrams_py(ids: np.ndarray, offsets: np.ndarray, max_order: int, vocab_size: int) -> Coded:
-    """:func:`code_ngrams`, pure numpy (the specification of the twin)."""
-    ids = np.asarray(ids, dtype=np.int64)
-    index = NgramIndex([Encoded(ids, np.asarray(offsets, dtype=np.int64))], max_order)
-    codes = np.full((max_order, len(ids)), -1, dtype=np.int32)
-    empty = np.zeros(0, dtype=np.int32)
-    prefix, last, n_codes = [empty], [empty], [int(vocab_size)]
-    for n in range(1, max_order + 1):
-        valid = index.valid[n - 1]
-        codes[n - 1][valid] = index.codes[n - 1][valid]
-        if n == 1:
-            continue
-        where = np.flatnonzero(valid)
-        nc = int(codes[n - 1][where].max()) + 1 if len(where) else 0
-        pre = np.zeros(nc, dtype=np.int32)
-        end = np.zeros(nc, dtype=np.int32)
-        pre[codes[n - 1][where]] = codes[n - 2][where]
-        end[codes[n - 1][where]] = ids[where + n - 1]
-        prefix.append(pre)
-        last.append(end)
-        n_codes.append(nc)
-    return Coded(codes, prefix, last, n_codes)
-
-
 def reference_counts(coded: Coded, first_ref_pos: int) -> list[np.ndarray]:
     """Per order, the count of every code at the positions from ``first_ref_pos`` on (the references)."""
     out = []

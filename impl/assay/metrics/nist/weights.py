@@ -23,7 +23,8 @@ from assay.core.errors import KnobError
 from assay.core.family import Refs, Segments
 from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
-from assay.metrics.nist.matches import code_ngrams, log2_ratios, reference_counts
+from assay.metrics.nist.matches import log2_ratios, reference_counts
+from assay.text.ngram_codes import code_ngrams
 from assay.text.ngram_table import NgramTable, merge_tables
 from assay.text.ngrams import encode
 from assay.text.segments import tokenize_refs
