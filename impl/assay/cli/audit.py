@@ -1,11 +1,12 @@
 """``assay audit``: which configuration produced a published score, and does the claim hold?
 
     assay audit -i HYP -r REF [REF ...] --claim "BLEU 28.4" [--claim ...] [--metric M] [--signature SIG]
-    assay audit --table claims.tsv [-f text|markdown|json|html]
+    assay audit --table claims.tsv [-f text|markdown|json|html] [--engine dask ...]
 
 Table rows (tab-separated; ``#`` comments; an optional header row): system file, reference files
 (comma- or space-separated), metric, claimed value, optional signature. Paths are relative to the
-table's folder.
+table's folder. ``--engine dask`` audits the claims on a Dask cluster, one task per system and metric
+(:mod:`assay.jobs.grid.audit`): the same reports.
 """
 from __future__ import annotations
 
@@ -16,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from assay.cli.common import COUNT, add_encoding, bounded, input_file, read_aligned
+from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.coco_json import read_coco
 from assay.core.errors import AssayError, InputError, KnobError
 from assay.core.io import read_segments
 from assay.core.terminal import escape
 from assay.jobs.audit.claims import is_value_text, parse_claim
-from assay.jobs.audit.search import Auditor
 from assay.jobs.audit.signatures import parse_signature
-from assay.jobs.audit.verdict import audit_claim, render_claim_text, render_table, report_json
+from assay.jobs.audit.verdict import ClaimReport, audit_claims, render_claim_text, render_table, report_json
 
 FORMATS = ("text", "markdown", "json", "html")
 
@@ -54,10 +55,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--max-matches", type=bounded(COUNT), default=20, help="matching configurations listed per claim")
     p.add_argument("-f", "--format", choices=FORMATS, default="text")
     add_encoding(p)
+    add_engine_arguments(p)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    uses_dask(args)
     if args.table:
         if args.input or args.refs or args.claim:
             raise KnobError("--table takes its files and claims from the table: no -i/-r/--claim with it")
@@ -79,8 +82,17 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"signature {s.text!r} is a {s.metric} signature, but no claim is {s.metric}")
     hyps, streams, captions = read_corpus(args.input, args.refs, args.encoding)
     args.captions = args.captions or captions
-    reports = audit_claims(hyps, streams, [(c, next((s for s in sigs if s.metric == c.metric), None)) for c in claims],
-                           args, system=args.input)
+    items = [(c, next((s for s in sigs if s.metric == c.metric), None)) for c in claims]
+    if uses_dask(args):
+        from assay.jobs.grid.audit import ClaimJob, Corpus
+        results = _on_dask(args, [Corpus(hyps, streams, _options(args))],
+                           [ClaimJob(0, claim, sig, args.input) for claim, sig in items])
+        for r in results:
+            if not isinstance(r, ClaimReport):
+                raise r.exception()
+        reports = results
+    else:
+        reports = audit_claims(hyps, streams, items, args, system=args.input)
     print(shown(render(reports, args.format, args.max_matches, single=True), args.format))
     return 0
 
@@ -97,22 +109,6 @@ def read_corpus(hyp_path: str, ref_paths: list[str], encoding: str = "utf-8"
         return data.hyps, data.refs, True
     hyp, refs = read_aligned(hyp_path, ref_paths, encoding)
     return hyp.lines, [r.lines for r in refs], False
-
-
-def audit_claims(hyps: list[str], streams: list[list[str]], items: list[tuple[Any, Any]], args: argparse.Namespace,
-                 system: str | None = None, rows: list[int | None] | None = None,
-                 auditors: dict[str, Any] | None = None) -> list[Any]:
-    auditors = {} if auditors is None else auditors
-    out = []
-    for k, (claim, sig) in enumerate(items):
-        if claim.metric not in auditors:
-            auditors[claim.metric] = Auditor(claim.metric, hyps, streams, lang=args.lang,
-                                             preprocessing=args.preprocessing, single_refs=args.single_refs,
-                                             thorough=getattr(args, "thorough", False),
-                                             captions=getattr(args, "captions", False))
-        out.append(audit_claim(auditors[claim.metric], claim, sig, system=system,
-                               row=None if rows is None else rows[k], n_signatures=args.max_matches))
-    return out
 
 
 def shown(text: str, fmt: str) -> str:
@@ -169,6 +165,8 @@ def run_table(path: str, args: argparse.Namespace) -> list[Any]:
         except AssayError as exc:
             raise InputError(f"{row['where']}: {exc}") from None
         prepared.append((row, claim, sig, hyps, streams, captions))
+    if uses_dask(args):
+        return _table_on_dask(prepared, args)
     reports = []
     cache: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
     for row, claim, sig, hyps, streams, captions in prepared:
@@ -179,4 +177,38 @@ def run_table(path: str, args: argparse.Namespace) -> list[Any]:
                                     auditors=cache.setdefault(key, {}))
         except AssayError as exc:
             raise InputError(f"{row['where']}: {exc}") from None
+    return reports
+
+
+# ----------------------------------------------------------------------------- --engine dask
+def _options(args: argparse.Namespace, captions: bool = False) -> argparse.Namespace:
+    """What an audit reads of the options (plain data, sent to the workers)."""
+    return argparse.Namespace(lang=args.lang, preprocessing=args.preprocessing, single_refs=args.single_refs,
+                              thorough=args.thorough, captions=bool(args.captions or captions),
+                              max_matches=args.max_matches)
+
+
+def _on_dask(args: argparse.Namespace, corpora: list[Any], jobs: list[Any]) -> list[Any]:
+    from assay.jobs.grid.audit import audit
+    with dask_session(args) as session:
+        return audit(session, corpora, jobs)
+
+
+def _table_on_dask(prepared: list[Any], args: argparse.Namespace) -> list[Any]:
+    """:func:`run_table`'s claims on a Dask cluster: the corpora as keyed there, the same reports and errors."""
+    from assay.jobs.grid.audit import ClaimJob, Corpus
+    corpora: list[Any] = []
+    index: dict[tuple[str, tuple[str, ...]], int] = {}
+    jobs = []
+    for row, claim, sig, hyps, streams, captions in prepared:
+        key = (row["system_path"], tuple(row["refs"]))
+        if key not in index:
+            index[key] = len(corpora)
+            corpora.append(Corpus(hyps, streams, _options(args, captions)))
+        jobs.append(ClaimJob(index[key], claim, sig, row["system"], row["line"]))
+    reports = []
+    for (row, *_), result in zip(prepared, _on_dask(args, corpora, jobs)):
+        if not isinstance(result, ClaimReport):
+            raise InputError(f"{row['where']}: {result.exception()}") from None
+        reports.append(result)
     return reports

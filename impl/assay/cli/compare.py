@@ -3,6 +3,7 @@
 Every profile's score per metric on one input (tool scale and the normalised 0-100 column),
 the spread per metric, and with ``--attribute A B`` the Shapley attribution of B - A over the
 knobs the two profiles set differently, plus the segments whose sentence scores differ most.
+``--engine dask`` compares each metric on a Dask cluster (:mod:`assay.jobs.grid.compare`): the same output.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.cli.common import COUNT, add_encoding, bounded, input_file, output_dir, read_aligned
+from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.domains import integer
 from assay.core.errors import KnobError
 from assay.core.terminal import escape
@@ -41,10 +43,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--plot", metavar="DIR", help="with --attribute: write a waterfall PNG per attribution to DIR")
     p.add_argument("-f", "--format", choices=("text", "markdown", "json"), default="text")
     add_encoding(p)
+    add_engine_arguments(p)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    dask = uses_dask(args)
     input_file("-i", args.input)
     for path in args.refs:
         input_file("-r", path)
@@ -55,25 +59,21 @@ def run(args: argparse.Namespace) -> int:
     wanted = list(args.profiles or [])
     if args.attribute:
         wanted = wanted + list(args.attribute) if wanted else []
-    result = cmp_mod.compare(hyp.lines, [r.lines for r in refs], metrics, wanted or None)
-    pairs = []
-    unavailable: list[str] = []
-    if args.attribute:
-        a, b = args.attribute
-        for table in result.tables:
-            pa, pb = _local(a, table.metric), _local(b, table.metric)
-            if pa is None or pb is None:
-                continue
-            names = {r.profile for r in table.rows}
-            if pa in names and pb in names:
-                try:
-                    pairs.append(cmp_mod.attribute_pair(result, table.metric, table.measure.label, pa, pb,
-                                                        top=args.top, max_players=args.max_players))
-                except KnobError as exc:
-                    unavailable.append(f"{table.metric} {table.measure.label}: {exc}")
-        if not pairs:
-            raise KnobError(f"no compared metric has scores for both profiles {a!r} and {b!r}"
-                            + (f" ({'; '.join(unavailable)})" if unavailable else ""))
+    streams = [r.lines for r in refs]
+    attribute = tuple(args.attribute) if args.attribute else None
+    if dask:
+        from assay.jobs.grid.compare import compare
+        with dask_session(args) as session:
+            result, pairs, unavailable = compare(session, hyp.lines, streams, metrics, wanted or None, attribute,
+                                                 top=args.top, max_players=args.max_players)
+    else:
+        result = cmp_mod.compare(hyp.lines, streams, metrics, wanted or None)
+        pairs, unavailable = (cmp_mod.attribute_tables(result, *attribute, top=args.top, max_players=args.max_players)
+                              if attribute else ([], []))
+    if attribute and not pairs:
+        a, b = attribute
+        raise KnobError(f"no compared metric has scores for both profiles {a!r} and {b!r}"
+                        + (f" ({'; '.join(unavailable)})" if unavailable else ""))
     if args.plot and pairs:
         for pa in pairs:
             fig = waterfall(pa, Path(args.plot))
@@ -94,11 +94,3 @@ def run(args: argparse.Namespace) -> int:
         out += f"\nno attribution for {line}\n"
     sys.stdout.write(escape(out, keep="\n\t"))   # segment text is the user's: no raw escapes on a terminal
     return 0
-
-
-def _local(name: str, metric: str) -> str | None:
-    """NAME applies to every metric; METRIC/NAME only to its metric."""
-    if "/" in name:
-        m, p = name.split("/", 1)
-        return p if m.lower() == metric else None
-    return name

@@ -4,7 +4,9 @@ tool it behaves like (toml-test / bowtie style).
 IMPL is ``direct:package.module:callable[,sentence_callable]`` (with ``--shape``) or
 ``cmd:PROGRAM ARGS`` (the JSON-lines protocol, see assay/conform/schema/protocol-v1.json).
 Exit code: failed + errored (capped at 100); 2 for a usage error, and when the selection has no
-case or every selected case was skipped (nothing was checked).
+case or every selected case was skipped (nothing was checked). ``--engine dask`` runs the cases in
+batches on a Dask cluster, each batch with its own connection (:mod:`assay.jobs.grid.conform`): the
+same verdicts and exit code.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import sys
 from typing import Any
 
 from assay.cli.common import COUNT, bounded, output_file, parse_knob_settings, text_file
+from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.domains import integer, real
 from assay.core.errors import InputError
 from assay.core.terminal import escape
@@ -57,10 +60,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-validate", action="store_true", help="cmd: do not validate replies against the schema")
     p.add_argument("--max-listed", type=bounded(COUNT), default=50, help="failing cases shown in the text report")
     p.add_argument("--verbose", "-v", action="store_true", help="list every case, not only failures")
+    add_engine_arguments(p)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    dask = uses_dask(args)
     knobs = parse_knob_settings(args.set)
     if knobs and not args.profile:
         raise InputError("--set needs --profile (the knobs are set on top of a profile)")
@@ -102,7 +107,10 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"no {metric} case matches the selection ({_describe(selection, args)}); "
                              "nothing to check")
         expect_fail = suite.read_expect_fail(args.expect_fail) if args.expect_fail else []
-        report = runner.run_suite(impl, cases, skip=args.skip, expect_fail=expect_fail, factor=factor or 1.0)
+        if dask:
+            report = _on_dask(args, dict(getattr(impl, "info", {}) or {}), cases, expect_fail, factor or 1.0)
+        else:
+            report = runner.run_suite(impl, cases, skip=args.skip, expect_fail=expect_fail, factor=factor or 1.0)
     finally:
         impl.close()
     scope = (f"profile {', '.join(profiles)}" if profiles else "every profile") + (
@@ -127,6 +135,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"every one of the {len(cases)} selected {metric} case(s) was skipped "
                          f"({_describe(selection, args)}); nothing was checked")
     return report.exit_code
+
+
+def _on_dask(args: argparse.Namespace, info: dict[str, Any], cases: list[Any], expect_fail: list[str],
+             factor: float) -> runner.Report:
+    from assay.jobs.grid.conform import ImplSpec, run_suite
+    spec = ImplSpec(args.impl, args.shape, args.timeout, args.max_output, not args.no_validate)
+    with dask_session(args) as session:
+        return run_suite(session, spec, info, cases, skip=args.skip, expect_fail=expect_fail, factor=factor)
 
 
 def _describe(selection: suite.Selection, args: argparse.Namespace) -> str:

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from assay.cli.common import add_encoding, add_width, input_file, parse_knob_settings, read_file
+from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.errors import InputError, KnobError
 from assay.core.io import check_aligned
 from assay.jobs import significance as sig
@@ -36,6 +38,7 @@ def add_parser(sub: Any) -> None:
                     help="text: sacrebleu's line/table; json: sacrebleu's JSON")
     add_width(sg, "decimals (default: the profile's, sacrebleu 1)")
     add_encoding(sg)
+    add_engine_arguments(sg)
     sg.set_defaults(handler=run)
 
 
@@ -76,6 +79,7 @@ def check_resample_memory(n_samples: int, n_segments: int, columns: int) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    dask = uses_dask(args)
     for option, paths in (("-i", args.input), ("-r", args.refs)):
         for path in paths:
             input_file(option, path)
@@ -94,8 +98,9 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("--confidence takes one system (-i FILE); compare several with --paired-bs "
                              "or --paired-ar (sacrebleu: 'Use paired tests (--paired) for multiple systems.')")
         n = args.n_samples if args.n_samples is not None else sig.DEFAULT_BOOTSTRAP_SAMPLES
-        res = sig.confidence_interval(args.metric, files[0].lines, streams, args.profile, n_samples=n,
-                                      seed=seed, width=args.width, **knobs)
+        with _tests(args, dask) as (_, confidence):
+            res = confidence(args.metric, files[0].lines, streams, args.profile, n_samples=n, seed=seed,
+                             width=args.width, **knobs)
         results = res if isinstance(res, list) else [res]
         if args.format == "json":
             docs = [r.tool_json() for r in results]
@@ -107,13 +112,28 @@ def run(args: argparse.Namespace) -> int:
     others = [(f.path, f.lines) for f in files[1:]]
     if not [name for name, _ in others if name != baseline[0]]:
         raise InputError("a paired test needs a baseline and at least one other system (-i BASELINE SYSTEM …)")
-    test = sig.paired_bootstrap if args.paired_bs else sig.paired_ar
+    test = "bs" if args.paired_bs else "ar"
     default_n = sig.DEFAULT_BOOTSTRAP_SAMPLES if args.paired_bs else sig.DEFAULT_AR_TRIALS
-    result = test(args.metric, baseline, others, streams, args.profile,
-                  n_samples=args.n_samples if args.n_samples is not None else default_n,
-                  seed=seed, width=args.width, **knobs)
+    with _tests(args, dask) as (paired, _):
+        result = paired(test, args.metric, baseline, others, streams, args.profile,
+                        n_samples=args.n_samples if args.n_samples is not None else default_n,
+                        seed=seed, width=args.width, **knobs)
     if args.format == "json":
         print(json.dumps(result.tool_json(), indent=4, ensure_ascii=False))
     else:
         print(result.text)
     return 0
+
+
+@contextlib.contextmanager
+def _tests(args: argparse.Namespace, dask: bool) -> Iterator[tuple[Callable[..., Any], Callable[..., Any]]]:
+    """(paired(test, ...), confidence(...)): in this process, or with ``--engine dask`` on a Dask cluster
+    (:mod:`assay.jobs.grid.significance`: the same result)."""
+    if not dask:
+        yield (lambda test, *a, **k: (sig.paired_bootstrap if test == "bs" else sig.paired_ar)(*a, **k),
+               sig.confidence_interval)
+        return
+    from assay.jobs.grid import significance as grid
+    with dask_session(args) as session:
+        yield (lambda test, *a, **k: grid.paired(session, test, *a, **k),
+               lambda *a, **k: grid.confidence_interval(session, *a, **k))

@@ -408,6 +408,35 @@ def attribute_pair(cmp: Comparison, metric: str, measure: str | None, a: str, b:
                            norms[0] if normalised is not None else None, norms[1] if normalised is not None else None)
 
 
+def local_profile(name: str, metric: str) -> str | None:
+    """A profile named on the command line, for ``metric``: NAME applies to every metric, METRIC/NAME
+    only to its metric (None for another metric)."""
+    if "/" in name:
+        m, p = name.split("/", 1)
+        return p if m.lower() == metric else None
+    return name
+
+
+def attribute_tables(cmp: Comparison, a: str, b: str, *, top: int = 10, max_players: int = 8
+                     ) -> tuple[list[PairAttribution], list[str]]:
+    """``--attribute A B``: the attribution of B - A on every table that has scores of both profiles, and
+    why a table that has both profiles has none (``"metric measure: reason"``)."""
+    pairs: list[PairAttribution] = []
+    unavailable: list[str] = []
+    for table in cmp.tables:
+        pa, pb = local_profile(a, table.metric), local_profile(b, table.metric)
+        if pa is None or pb is None:
+            continue
+        names = {r.profile for r in table.rows}
+        if pa in names and pb in names:
+            try:
+                pairs.append(attribute_pair(cmp, table.metric, table.measure.label, pa, pb, top=top,
+                                            max_players=max_players))
+            except KnobError as exc:
+                unavailable.append(f"{table.metric} {table.measure.label}: {exc}")
+    return pairs, unavailable
+
+
 def leave_one_out(cmp: Comparison, metric: str, ca: Config, cb: Config) -> np.ndarray | None:
     """Per segment: D(corpus) - D(corpus without the segment), D = normalised score(cb) - score(ca);
     None when a corpus score is not a function of summed rows (or the corpus has one segment)."""

@@ -18,6 +18,10 @@ Every rule below was found black-box with sacrebleu 2.6.0 (numpy 2.x) and is rep
   ``resample_arithmetic=float32``, and each family's ``scores_from_sums`` scores float32 sums so.
   Other profiles (``float64``) resample with exact float64 sums.
   AR sums are float64 (``mask @ base + ~mask @ system``), scored with float64 arithmetic.
+  float64 sums of rows that are not all integers are accumulated segment by segment in index
+  order (:func:`in_segment_order`), not by BLAS, whose rounding depends on its thread count and
+  on how many resamples one product holds: the same run gives the same digits on any machine,
+  and ``--engine dask`` (blocks of resamples on workers) the digits of one process.
 - **CI** (:func:`estimate_ci`): sort the resampled scores; ``mean`` = numpy's mean of the sorted
   scores (``--confidence`` uses ``statistics.mean`` instead, :func:`statistics_mean`); with ``lo = n // 40``
   and ``hi = n - 1 - lo``, ``ci = (sorted[hi] - sorted[lo]) / 2``. sacrebleu prints ``μ = mean ± ci``
@@ -42,17 +46,24 @@ Known divergences (deliberate; no digits of sacrebleu's to compare):
 Speed: the bootstrap sums of all systems come from one segment-count matrix (``np.bincount``)
 times each system's rows, which is exact in float32 whenever the rows are integers whose column
 totals stay below 2^24; otherwise the float32 sums are accumulated in sacrebleu's order.
+
+Work units (:func:`resample_block`, :class:`Runs`): a metric's statistics per system, and its
+resampled values for any block of consecutive draws (row k from draw k alone). One process computes
+them in order (:class:`LocalRuns`); ``--engine dask`` spreads them over a cluster
+(:mod:`assay.jobs.grid.significance`, the draws cut in blocks by
+:mod:`assay.jobs.significance_blocks`), and the result is the same.
 """
 from __future__ import annotations
 
 import os
 import statistics
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
 from assay.core.errors import InputError, KnobError, ToolBehaviourError
+from assay.core.stats import SegmentStats
 from assay.engine.api import compute_stats, make_config, normalize_refs, nrefs_field, score_from_stats
 from assay.engine.registry import get_family
 from assay.jobs.significance_types import ConfidenceResult, PairedResult, Seed, SystemResult
@@ -63,6 +74,9 @@ DEFAULT_BOOTSTRAP_SAMPLES = 1000
 DEFAULT_AR_TRIALS = 10000
 SIGNIFICANCE_LEVEL = 0.05
 _EXACT_FLOAT32_INT = 2 ** 24
+_EXACT_FLOAT64_INT = 2 ** 53
+#: resamples summed together in float32 (sacrebleu's order); blocks of resamples start at multiples of it
+FLOAT32_CHUNK = 64
 _ENV = object()     # "read SACREBLEU_SEED"
 
 
@@ -129,7 +143,7 @@ def resample_counts(idx: np.ndarray) -> np.ndarray:
 
 
 def float32_sums(rows: np.ndarray, idx: np.ndarray, counts: np.ndarray | None = None,
-                 chunk: int = 64) -> np.ndarray:
+                 chunk: int = FLOAT32_CHUNK) -> np.ndarray:
     """Column sums of every resample as sacrebleu computes them: float32, in index order.
 
     Integer rows whose column totals over any resample stay below 2^24 sum exactly in float32
@@ -151,9 +165,32 @@ def float32_sums(rows: np.ndarray, idx: np.ndarray, counts: np.ndarray | None = 
     return out
 
 
+def exact_sums(rows: np.ndarray, n_terms: int) -> bool:
+    """Whether every float64 sum of ``n_terms`` rows (with repetition) is exact, in any order: integer
+    rows whose column sums stay below 2^53."""
+    bound = np.abs(rows).max(axis=0, initial=0.0) * max(n_terms, 1)
+    return bool(np.all(rows == np.round(rows)) and np.all(bound < _EXACT_FLOAT64_INT))
+
+
+def in_segment_order(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``weights @ rows`` accumulated segment by segment: ``out += weights[:, j] * rows[j]`` for j = 0, 1, ...
+    Every output row is a function of its own weights alone, whatever the BLAS library, its threads or
+    how many rows of weights one call holds."""
+    by_segment = np.ascontiguousarray(np.asarray(weights, dtype=np.float64).T)
+    out = np.zeros((by_segment.shape[1], rows.shape[1]))
+    for j in range(rows.shape[0]):
+        out += by_segment[j][:, None] * rows[j]
+    return out
+
+
 def float64_sums(rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Exact-as-possible float64 resample sums (profiles of tools without float32 resampling)."""
-    return np.asarray(counts, dtype=np.float64) @ np.asarray(rows, dtype=np.float64)
+    """float64 resample sums (profiles of tools without float32 resampling): exact (``counts @ rows``)
+    for integer rows, else accumulated in segment order (:func:`in_segment_order`)."""
+    rows = np.asarray(rows, dtype=np.float64)
+    counts = np.asarray(counts, dtype=np.float64)
+    if exact_sums(rows, rows.shape[0]):     # every resample draws n_segments rows
+        return counts @ rows
+    return in_segment_order(counts, rows)
 
 
 def resample_sums(setup: "MetricSetup", st: "_Stats", idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -197,16 +234,19 @@ def statistics_mean(scores: np.ndarray, python: np.ndarray | None = None) -> flo
 def ar_sums(base: np.ndarray, system: np.ndarray, masks: np.ndarray, chunk: int = 1000
             ) -> tuple[np.ndarray, np.ndarray]:
     """float64 sums of both pseudo-systems of every AR trial: ``m @ base + ~m @ system`` and
-    ``~m @ base + m @ system`` (the products sacrebleu forms; exact for integer rows)."""
+    ``~m @ base + m @ system`` (the products sacrebleu forms; exact for integer rows, else each
+    product accumulated in segment order, :func:`in_segment_order`)."""
     base = np.asarray(base, dtype=np.float64)
     system = np.asarray(system, dtype=np.float64)
+    exact = exact_sums(base, base.shape[0]) and exact_sums(system, base.shape[0])
+    product = (lambda w, rows: w @ rows) if exact else in_segment_order
     first = np.empty((masks.shape[0], base.shape[1]))
     second = np.empty_like(first)
     for start in range(0, masks.shape[0], chunk):
         take = masks[start:start + chunk].astype(np.float64)
         swap = (~masks[start:start + chunk]).astype(np.float64)
-        first[start:start + chunk] = take @ base + swap @ system
-        second[start:start + chunk] = swap @ base + take @ system
+        first[start:start + chunk] = product(take, base) + product(swap, system)
+        second[start:start + chunk] = product(swap, base) + product(take, system)
     return first, second
 
 
@@ -297,16 +337,26 @@ class _Stats:
     columns: tuple[str, ...] = ()
 
 
-def _system_stats(setup: MetricSetup, hyps: Sequence[Any], refs: Any, label: str) -> _Stats:
+def system_rows(setup: MetricSetup, hyps: Sequence[Any], refs: Any, label: str) -> tuple[SegmentStats, str]:
+    """One system's statistics rows and its signature's ``nrefs`` field (plain data, what a Dask worker
+    sends back; errors name the system ``label``)."""
     try:
-        stats, config, prof, streams = compute_stats(setup.metric, hyps, refs, setup.profile.name,
-                                                     **setup.knobs)
+        stats, _, _, streams = compute_stats(setup.metric, hyps, refs, setup.profile.name, **setup.knobs)
     except InputError as exc:
         raise InputError(f"{label}: {exc}") from None
-    score = score_from_stats(setup.metric, stats, config, prof, nrefs_field(streams))
+    return stats, nrefs_field(streams)
+
+
+def scored_stats(setup: MetricSetup, stats: SegmentStats, nrefs: str) -> _Stats:
+    """One system's :class:`_Stats`: its Score, float64 rows and float64 corpus score."""
+    score = score_from_stats(setup.metric, stats, setup.config, setup.profile, nrefs)
     rows = np.asarray(stats.rows, dtype=np.float64)
     real = float(setup.family.scores_from_sums(rows.sum(axis=0)[None, :], setup.config)[0])
     return _Stats(rows, score, real, tuple(stats.columns))
+
+
+def _system_stats(setup: MetricSetup, hyps: Sequence[Any], refs: Any, label: str) -> _Stats:
+    return scored_stats(setup, *system_rows(setup, hyps, refs, label))
 
 
 # families whose rows depend only on their own segment (no corpus-level context such as IDF):
@@ -314,28 +364,27 @@ def _system_stats(setup: MetricSetup, hyps: Sequence[Any], refs: Any, label: str
 _ROW_LOCAL = ("bleu", "chrf", "ter")
 
 
-def _all_system_stats(setup: MetricSetup, names: list[str], outputs: list[Sequence[Any]], refs: Any) -> list[_Stats]:
-    """Every system's statistics; for row-local families one pass over all systems (the references
-    are tokenised once), split back per system."""
+def systems_rows(setup: MetricSetup, names: list[str], outputs: list[Sequence[Any]], refs: Any
+                 ) -> list[tuple[SegmentStats, str]]:
+    """Every system's statistics rows and ``nrefs`` field (:func:`system_rows`); for row-local families one
+    pass over all systems (the references are tokenised once), split back per system."""
     if setup.metric not in _ROW_LOCAL or len(outputs) < 2:
-        return [_system_stats(setup, hyps, refs, name) for name, hyps in zip(names, outputs)]
+        return [system_rows(setup, hyps, refs, name) for name, hyps in zip(names, outputs)]
     streams = normalize_refs(outputs[0], refs)
     hyps_all = [h for hyps in outputs for h in hyps]
     try:
-        stats, config, prof, _ = compute_stats(setup.metric, hyps_all, [list(s) * len(outputs) for s in streams],
-                                               setup.profile.name, **setup.knobs)
+        stats, _, _, _ = compute_stats(setup.metric, hyps_all, [list(s) * len(outputs) for s in streams],
+                                       setup.profile.name, **setup.knobs)
     except InputError as exc:
         raise InputError(f"systems {', '.join(names)}: {exc}") from None
     n = len(outputs[0])
     nrefs = nrefs_field(streams)
-    out = []
-    for k in range(len(outputs)):
-        part = stats.select(np.arange(k * n, (k + 1) * n))
-        score = score_from_stats(setup.metric, part, config, prof, nrefs)
-        rows = np.asarray(part.rows, dtype=np.float64)
-        real = float(setup.family.scores_from_sums(rows.sum(axis=0)[None, :], setup.config)[0])
-        out.append(_Stats(rows, score, real, tuple(part.columns)))
-    return out
+    return [(stats.select(np.arange(k * n, (k + 1) * n)), nrefs) for k in range(len(outputs))]
+
+
+def all_system_stats(setup: MetricSetup, names: list[str], outputs: list[Sequence[Any]], refs: Any) -> list[_Stats]:
+    """Every system's :class:`_Stats` (:func:`systems_rows`, scored)."""
+    return [scored_stats(setup, stats, nrefs) for stats, nrefs in systems_rows(setup, names, outputs, refs)]
 
 
 def display_name(score: Any, metric: str) -> str:
@@ -370,6 +419,86 @@ def _check_n(n_samples: int, what: str) -> int:
     return int(n_samples)
 
 
+# ----------------------------------------------------------------------------- work units
+def draw(kind: str, n_segments: int, n_samples: int, seed: int) -> np.ndarray:
+    """Every draw of a run: AR swap masks (``kind="ar"``), else bootstrap indices."""
+    if kind == "ar":
+        return ar_swap_masks(n_segments, n_samples, seed)
+    return bootstrap_indices(n_segments, n_samples, seed)
+
+
+def resample_block(kind: str, setup: MetricSetup, stats: Sequence[_Stats | SegmentStats], draws: np.ndarray,
+                   counts: np.ndarray | None = None) -> list[np.ndarray | None]:
+    """One metric's resampled values for ``draws`` (all the draws of a run, or a block of consecutive
+    ones: row k of every array comes from draw k alone, so blocks concatenate to the whole):
+
+    - ``confidence``: ``[scores, python]`` of the one system (``python``: which scores are Python
+      floats in the tool, or None);
+    - ``bs``: every system's resampled scores, the baseline first;
+    - ``ar``: each other system's trial differences ``score(pseudo1) - score(pseudo2)``.
+
+    Only the systems' ``rows`` are read (as float64).
+    """
+    if kind == "ar":
+        family, config = setup.family, setup.config
+        out: list[np.ndarray | None] = []
+        for st in stats[1:]:
+            first, second = ar_sums(stats[0].rows, st.rows, draws)
+            out.append(np.asarray(family.scores_from_sums(first, config), dtype=np.float64)
+                       - np.asarray(family.scores_from_sums(second, config), dtype=np.float64))
+        return out
+    if counts is None:
+        counts = resample_counts(draws)
+    if kind == "confidence":
+        scores, python = _confidence_scores(setup, stats[0], draws, counts)
+        return [scores, python]
+    return [resample_scores(setup, st, draws, counts) for st in stats]
+
+
+class Runs(Protocol):
+    """Where a run's work is done. Metric ``k``'s statistics (every system's, the baseline first) and
+    its resampled values (:func:`resample_block` over all the draws) are asked for metric by metric,
+    in order; each call raises what the single-process run raises at that point."""
+
+    def stats(self, k: int) -> list[_Stats]: ...
+
+    def resampled(self, k: int) -> list[np.ndarray | None]: ...
+
+
+#: ``runs(kind, setups, names, outputs, refs, n_samples, seed)``: the :class:`Runs` of one run
+RunsFactory = Callable[[str, Sequence[MetricSetup], Sequence[str], Sequence[Sequence[Any]], Any, int, int], Runs]
+
+
+class LocalRuns:
+    """This process: each metric's work when it is asked for; one draw shared by every metric (paired
+    tests draw before any statistics are made, ``--confidence`` once it knows the segment count)."""
+
+    def __init__(self, kind: str, setups: Sequence[MetricSetup], names: Sequence[str],
+                 outputs: Sequence[Sequence[Any]], refs: Any, n_samples: int, seed: int) -> None:
+        self.kind, self.setups, self.names, self.outputs, self.refs = kind, setups, names, outputs, refs
+        self.n_samples, self.seed = n_samples, seed
+        self._stats: dict[int, list[_Stats]] = {}
+        self._draws: np.ndarray | None = None
+        self._counts: np.ndarray | None = None
+        if kind != "confidence":
+            self._draw(len(outputs[0]))
+
+    def _draw(self, n_segments: int) -> None:
+        self._draws = draw(self.kind, n_segments, self.n_samples, self.seed)
+        self._counts = None if self.kind == "ar" else resample_counts(self._draws)
+
+    def stats(self, k: int) -> list[_Stats]:
+        self._stats[k] = all_system_stats(self.setups[k], list(self.names), list(self.outputs), self.refs)
+        return self._stats[k]
+
+    def resampled(self, k: int) -> list[np.ndarray | None]:
+        stats = self._stats.pop(k)
+        if self._draws is None:
+            self._draw(len(stats[0].rows))
+        assert self._draws is not None
+        return resample_block(self.kind, self.setups[k], stats, self._draws, self._counts)
+
+
 # ----------------------------------------------------------------------------- API
 def confidence_interval(metric: Any, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
                         n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES, seed: Any = _ENV,
@@ -378,19 +507,24 @@ def confidence_interval(metric: Any, hyps: Sequence[Any], refs: Any, profile: st
 
     Returns a single :class:`ConfidenceResult` when ``metric`` names one metric, else a list.
     """
+    return confidence_test(metric, hyps, refs, profile, n_samples, seed, width, knobs)
+
+
+def confidence_test(metric: Any, hyps: Sequence[Any], refs: Any, profile: str | None, n_samples: int, seed: Any,
+                    width: int | None, knobs: dict[str, Any], runs: RunsFactory = LocalRuns
+                    ) -> list[ConfidenceResult] | ConfidenceResult:
+    """:func:`confidence_interval`, its work done by ``runs``."""
     n_samples = _check_n(n_samples, "n_samples")
     if n_samples < 2:
         raise KnobError("--confidence needs at least 2 resamples (sacrebleu silently prints no CI below 2)")
     seed_obj = resolve_seed(seed)
     setups = prepare_metrics(metric, profile, **knobs)
-    idx = counts = None
+    work = runs("confidence", setups, ["system"], [hyps], refs, n_samples, _run_seed(seed_obj))
     out = []
-    for setup in setups:
-        st = _system_stats(setup, hyps, refs, "system")
-        if idx is None:
-            idx = bootstrap_indices(len(st.rows), n_samples, _run_seed(seed_obj))
-            counts = resample_counts(idx)
-        scores, python = _confidence_scores(setup, st, idx, counts)
+    for k, setup in enumerate(setups):
+        (st,) = work.stats(k)
+        scores, python = work.resampled(k)
+        assert scores is not None
         _, ci, low, high = estimate_ci(scores)
         mean = statistics_mean(scores, python)
         w = width if width is not None else _default_width(setup.profile)
@@ -422,8 +556,10 @@ def _named(baseline: Any, systems: Any) -> tuple[list[str], list[Sequence[Any]]]
     return names, outputs
 
 
-def _paired(test: str, metrics: Any, baseline: Any, systems: Any, refs: Any, profile: str | None,
-            n_samples: int, seed: Any, width: int | None, knobs: dict[str, Any]) -> PairedResult:
+def paired_test(test: str, metrics: Any, baseline: Any, systems: Any, refs: Any, profile: str | None,
+                n_samples: int, seed: Any, width: int | None, knobs: dict[str, Any],
+                runs: RunsFactory = LocalRuns) -> PairedResult:
+    """:func:`paired_bootstrap` (``test="bs"``) or :func:`paired_ar` (``"ar"``), the work done by ``runs``."""
     n_samples = _check_n(n_samples, "n_samples")
     seed_obj = resolve_seed(seed)
     run_seed = _run_seed(seed_obj)
@@ -433,36 +569,33 @@ def _paired(test: str, metrics: Any, baseline: Any, systems: Any, refs: Any, pro
     for name, hyps in zip(names, outputs):
         if len(hyps) != n_segments:
             raise InputError(f"system {name!r} has {len(hyps)} segments but the baseline has {n_segments}")
-    draws = (bootstrap_indices(n_segments, n_samples, run_seed) if test == "bs"
-             else ar_swap_masks(n_segments, n_samples, run_seed))
-    counts = resample_counts(draws) if test == "bs" else None
+    work = runs(test, setups, names, outputs, refs, n_samples, run_seed)
     results: dict[str, list[SystemResult]] = {}
     signatures: dict[str, str] = {}
     all_scores: dict[str, list[Any]] = {}
     metric_names: list[str] = []
-    for setup in setups:
-        stats = _all_system_stats(setup, names, outputs, refs)
+    for k, setup in enumerate(setups):
+        stats = work.stats(k)
         label = display_name(stats[0].score, setup.metric)
         metric_names.append(label)
         signatures[label] = test_signature(stats[0].score.signature, test, n_samples, seed_obj, paired=True)
         all_scores[label] = [s.score for s in stats]
-        family, config = setup.family, setup.config
         base = stats[0]
+        arrays = work.resampled(k)
         if test == "bs":
-            base_scores = resample_scores(setup, base, draws, counts)
+            base_scores = arrays[0]
+            assert base_scores is not None
             mean, ci, low, high = estimate_ci(base_scores)
             row = [SystemResult(float(base.score.value), None, mean, ci, low, high)]
-            for st in stats[1:]:
-                sys_scores = resample_scores(setup, st, draws, counts)
+            for st, sys_scores in zip(stats[1:], arrays[1:]):
+                assert sys_scores is not None
                 mean, ci, low, high = estimate_ci(sys_scores)
                 p = bootstrap_p_value(sys_scores, base_scores, st.real - base.real)
                 row.append(SystemResult(float(st.score.value), p, mean, ci, low, high))
         else:
             row = [SystemResult(float(base.score.value))]
-            for st in stats[1:]:
-                first, second = ar_sums(base.rows, st.rows, draws)
-                diffs = (np.asarray(family.scores_from_sums(first, config), dtype=np.float64)
-                         - np.asarray(family.scores_from_sums(second, config), dtype=np.float64))
+            for st, diffs in zip(stats[1:], arrays):
+                assert diffs is not None
                 row.append(SystemResult(float(st.score.value), ar_p_value(diffs, st.real - base.real)))
         results[label] = row
     if len(set(metric_names)) != len(metric_names):
@@ -480,11 +613,11 @@ def paired_bootstrap(metrics: Any, baseline: Any, systems: Any, refs: Any, profi
     name -> hypotheses (or a list of pairs); ``refs`` are reference streams. Every system gets
     its bootstrap mean and CI; each non-baseline system a p-value.
     """
-    return _paired("bs", metrics, baseline, systems, refs, profile, n_samples, seed, width, knobs)
+    return paired_test("bs", metrics, baseline, systems, refs, profile, n_samples, seed, width, knobs)
 
 
 def paired_ar(metrics: Any, baseline: Any, systems: Any, refs: Any, profile: str | None = None, *,
               n_samples: int = DEFAULT_AR_TRIALS, seed: Any = _ENV, width: int | None = None,
               **knobs: Any) -> PairedResult:
     """Paired approximate randomisation (sacrebleu ``--paired-ar``): p-values, no CIs."""
-    return _paired("ar", metrics, baseline, systems, refs, profile, n_samples, seed, width, knobs)
+    return paired_test("ar", metrics, baseline, systems, refs, profile, n_samples, seed, width, knobs)

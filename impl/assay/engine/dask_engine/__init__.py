@@ -20,6 +20,11 @@ process is scored by a Dask cluster without any scheduler of assay's own:
 - :mod:`.files`: sharded files (``-i 'out/part-*.txt' -r 'ref/part-*.txt'``), and
   :mod:`.bags`: a ``dask.bag`` or a dask dataframe column (``assay.dask``).
 
+The job grids (``--engine dask`` of audit, compare, report, significance, conform) use the same
+session (:meth:`~.session.Session.scatter` for the text, :meth:`~.session.Session.slots` and
+:func:`~.session.spans` to cut the work, :func:`~.parts.capture` for failures); they live in
+:mod:`assay.jobs.grid`, above this layer, because their tasks run the jobs' own code.
+
 Dask itself is the optional extra ``assay-metrics[dask]``; nothing here imports it until a session is
 opened, and the single-process path never imports this package.
 """

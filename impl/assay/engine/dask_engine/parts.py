@@ -19,7 +19,7 @@ single-process path would have met first.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping, NoReturn, Sequence
+from typing import Any, Callable, Iterable, Mapping, NoReturn, Sequence
 
 import numpy as np
 
@@ -60,6 +60,22 @@ class Failure:
 
     def throw(self) -> NoReturn:
         raise self.exception()
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A value Dask sends as one pickle (:meth:`.session.Session.scatter`): Dask serialises a bare list or
+    tuple item by item, so a corpus of a few thousand lines would take a second to send."""
+
+    value: Any
+
+
+def capture(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, or the :class:`AssayError` it raised as a :class:`Failure` (what a task returns)."""
+    try:
+        return fn(*args)
+    except AssayError as exc:
+        return Failure.of(exc)
 
 
 def checked(value: Any) -> Any:

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 
 from assay.core.errors import AssayError, InputError
 from assay.engine.dask_engine import require_distributed
-from assay.engine.dask_engine.parts import EngineError
+from assay.engine.dask_engine.parts import Blob, EngineError
 
 #: seconds to wait for a scheduler given by address before giving up
 DEFAULT_CONNECT_TIMEOUT = 5.0
@@ -53,6 +53,7 @@ class Session:
         self.run = uuid.uuid4().hex[:12]
         self._lock = threading.Lock()
         self._distributed: Any = require_distributed()
+        self._slots: int | None = None
 
     # -- submitting
     def _key(self, stage: str, index: int | str) -> str:
@@ -69,6 +70,24 @@ class Session:
             track: bool = True) -> list[Any]:
         """One future per argument list, in order."""
         return [self.submit(fn, *args, stage=stage, index=i, track=track) for i, args in enumerate(argument_lists)]
+
+    def scatter(self, *values: Any) -> list[Any]:
+        """A future per value (e.g. a corpus every task of a grid reads), all sent to the cluster in one
+        exchange; each worker that runs a task on one fetches it once. Tasks get the value as a
+        :class:`~.parts.Blob` (its ``value``)."""
+        try:
+            return list(self.client.scatter([Blob(v) for v in values], hash=False)) if values else []
+        except self._failures() as exc:
+            raise EngineError(f"the Dask cluster failed the job: {type(exc).__name__}: {exc}") from None
+
+    def slots(self) -> int:
+        """How many tasks the cluster runs at once (its worker threads, asked once; at least 1)."""
+        if self._slots is None:
+            try:
+                self._slots = max(1, sum(self.client.nthreads().values()))
+            except self._failures() as exc:
+                raise EngineError(f"the Dask cluster failed the job: {type(exc).__name__}: {exc}") from None
+        return self._slots
 
     def compute(self, delayed: Sequence[Any], *, stage: str) -> list[Any]:
         """Futures of Dask delayed objects (a collection's partitions), in order."""
@@ -135,6 +154,17 @@ class Session:
         if self.progress is not None:
             self.progress.close()
             self.progress = None
+
+
+def spans(n: int, parts: int, align: int = 1) -> list[tuple[int, int]]:
+    """``range(n)`` cut into at most ``parts`` consecutive non-empty spans ``(start, stop)`` of nearly equal
+    size, every start a multiple of ``align`` (the work units of a job grid)."""
+    if n <= 0:
+        return []
+    units = -(-n // align)                       # aligned units, the last one possibly short
+    parts = max(1, min(parts, units))
+    cuts = [min(n, (units * k // parts) * align) for k in range(parts + 1)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
 def dashboard_link(client: Any) -> str | None:

@@ -22,7 +22,7 @@ from assay.core.family import MetricFamily
 from assay.core.knobs import Config
 from assay.core.segment_stream import FileSurvey
 from assay.engine import api, stream
-from assay.engine.dask_engine.parts import EngineError, Failure, Part, make_part
+from assay.engine.dask_engine.parts import EngineError, Failure, Part, capture, make_part
 from assay.engine.registry import get_family
 from assay.profiles.registry import get_profile
 
@@ -45,9 +45,7 @@ class ConfigSpec:
     def configured(self) -> api.Configured:
         """The configuration (built once per process and spec); an :class:`EngineError` on a worker
         whose assay is another version than the client's (its numbers could differ)."""
-        if self.version != __version__:
-            raise EngineError(f"a Dask worker runs assay {__version__}, the client assay {self.version}: install the "
-                              "same version on every worker")
+        check_version(self.version)
         key = pickle.dumps(self)
         found = _CONFIGURED.get(key)
         if found is None:
@@ -61,6 +59,14 @@ class ConfigSpec:
 _CONFIGURED: dict[bytes, api.Configured] = {}
 
 
+def check_version(client_version: str) -> None:
+    """An :class:`EngineError` on a worker whose assay is another version than the client's (its numbers
+    could differ)."""
+    if client_version != __version__:
+        raise EngineError(f"a Dask worker runs assay {__version__}, the client assay {client_version}: install the "
+                          "same version on every worker")
+
+
 def has_corpus_pass(family: MetricFamily) -> bool:
     """Whether a corpus-pass family implements its first pass as a reduction (``context_part``,
     ``merge_contexts``, ``finish_context`` overridden)."""
@@ -69,10 +75,7 @@ def has_corpus_pass(family: MetricFamily) -> bool:
 
 
 def _as_value(fn: Callable[[], Any]) -> Any:
-    try:
-        return fn()
-    except AssayError as exc:
-        return Failure.of(exc)
+    return capture(fn)
 
 
 # ----------------------------------------------------------------------------- files

@@ -101,6 +101,26 @@ def audit_claim(auditor: Auditor, claim: Claim, parsed: ParsedSignature | None =
     return report
 
 
+def audit_claims(hyps: Sequence[str], streams: Sequence[Sequence[Any]], items: Sequence[tuple[Claim, Any]],
+                 options: Any, system: str | None = None, rows: Sequence[int | None] | None = None,
+                 auditors: dict[str, Auditor] | None = None) -> list[ClaimReport]:
+    """Claims (``(claim, parsed signature or None)``) on one corpus, in order; claims of one metric share
+    an :class:`Auditor` (``auditors``, by metric: pass the same dict to share it across calls).
+    ``options``: ``lang``, ``preprocessing``, ``single_refs``, ``max_matches`` and optionally
+    ``thorough`` and ``captions`` (the ``assay audit`` options)."""
+    auditors = {} if auditors is None else auditors
+    out = []
+    for k, (claim, sig) in enumerate(items):
+        if claim.metric not in auditors:
+            auditors[claim.metric] = Auditor(claim.metric, hyps, streams, lang=options.lang,
+                                             preprocessing=options.preprocessing, single_refs=options.single_refs,
+                                             thorough=getattr(options, "thorough", False),
+                                             captions=getattr(options, "captions", False))
+        out.append(audit_claim(auditors[claim.metric], claim, sig, system=system,
+                               row=None if rows is None else rows[k], n_signatures=options.max_matches))
+    return out
+
+
 # ----------------------------------------------------------------------------- plain data
 def _num(x: float | None, d: int, sign: str = "") -> str:
     """``x`` with ``d`` decimals; a magnitude of 1e16 or more (a claim of ``BLEU 1e308``) in

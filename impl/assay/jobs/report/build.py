@@ -35,8 +35,21 @@ def build_report(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], out_
                  metrics: Sequence[str] | None = None, progress: bool | None = None, top: int = 10) -> Report:
     """Compute and write ``index.html``, ``report.md``, ``plots/*.png`` and ``summary.json``."""
     out = Path(out_dir)
-    (out / "plots").mkdir(parents=True, exist_ok=True)
     bar = ProgressBar(enabled=progress)
+    cmp, sections = report_sections(hyps, refs, out, metrics=metrics, include_text=include_text, top=top, bar=bar)
+    report = write_report(Report(title, source, include_text, cmp, sections), out)
+    bar.close(f"report written to {out}")
+    return report
+
+
+def report_sections(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], out: Path, *,
+                    metrics: Sequence[str] | None = None, include_text: bool = True, top: int = 10,
+                    bar: ProgressBar | None = None) -> tuple[Comparison, list[MeasureSection]]:
+    """The comparison of every profile of ``metrics`` and one section per measure, its plots written to
+    ``out/plots`` (``--engine dask`` makes the sections of each metric on a worker and writes the
+    pages once: :mod:`assay.jobs.grid.compare`)."""
+    bar = bar if bar is not None else ProgressBar(enabled=False)
+    (out / "plots").mkdir(parents=True, exist_ok=True)
     for m in select_metrics(metrics):
         bar.add(len(view_of(m).measures) * len(profiles_of(m)) if view_of(m).text_input else 0)
     cmp = compare(hyps, refs, metrics, progress=bar.step)
@@ -45,11 +58,14 @@ def build_report(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], out_
         scored = table.scored
         bar.add(len(scored) + 2)
         sections.append(_section(cmp, table, out, include_text, top, bar))
-    report = Report(title, source, include_text, cmp, sections)
+    return cmp, sections
+
+
+def write_report(report: Report, out: Path) -> Report:
+    """``summary.json``, ``report.md`` and ``index.html`` of ``report`` in ``out`` (its plots are there)."""
     report.files["summary"] = write_summary(report, out / "summary.json")
     report.files["markdown"] = write_markdown(report, out / "report.md")
     report.files["html"] = write_html(report, out / "index.html")
-    bar.close(f"report written to {out}")
     return report
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -33,6 +33,21 @@ class MeasureSection:
     distribution_stats: dict[str, dict[str, float]] = field(default_factory=dict)
     distribution_note: str = ""
     divergent: PairAttribution | None = None
+
+
+@dataclass(frozen=True)
+class ReportJob:
+    """One report to write: a corpus, its output directory and :func:`~assay.jobs.report.build_report`'s
+    options (plain data: ``--engine dask`` sends it to the workers)."""
+
+    hyps: Sequence[str]
+    refs: Sequence[Sequence[str | None]]
+    out: str
+    title: str
+    source: str
+    include_text: bool = True
+    metrics: Sequence[str] | None = None
+    top: int = 10
 
 
 @dataclass
