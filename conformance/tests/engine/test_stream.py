@@ -5,13 +5,14 @@ tie to the reference tools: these tests only prove that chunking changes nothing
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from assay.core import segment_stream
-from assay.core.errors import InputError
+from assay.core.errors import InputError, ToolBehaviourError
 from assay.core.io import read_segments
 from assay.engine import api, stream
 
@@ -113,8 +114,40 @@ def test_line_count_mismatch_fails_before_scoring(tmp_path):
         stream.score_files(configured, str(hyp), [str(ref)])
 
 
-def test_corpus_pass_families_and_stdin_are_read_whole():
-    assert not stream.streamable(api.configure("nist"), ["h", "r"])
-    assert not stream.streamable(api.configure("cider"), ["h", "r"])
+def test_what_is_read_whole():
+    """Standard input, a corpus-pass family without the first-pass protocol (the COCO composite),
+    and a configuration whose tokens depend on neighbouring lines (CIDEr under PTB) are read whole."""
     assert not stream.streamable(api.configure("bleu"), ["-", "r"])
+    assert not stream.streamable(api.configure("coco"), ["h", "r"])
+    assert not stream.streamable(api.configure("cider", tokenize="ptb"), ["h", "r"])
     assert stream.streamable(api.configure("bleu"), ["h", "r"])
+    assert stream.streamable(api.configure("nist"), ["h", "r"])
+    assert stream.streamable(api.configure("cider", tokenize="none"), ["h", "r"])
+
+
+@pytest.mark.parametrize("metric,profile,knobs", [("nist", None, {}), ("nist", "nltk", {}),
+                                                  ("cider", None, {"tokenize": "none"}),
+                                                  ("cider", None, {"tokenize": "13a", "lowercase": True})])
+@pytest.mark.parametrize("sentence", [False, True])
+def test_corpus_pass_families_in_two_passes_equal_whole_corpus(sample_dir, metric, profile, knobs, sentence):
+    hyp = sample_dir / "hyp.txt"
+    refs = [sample_dir / "ref1.txt", sample_dir / "ref2.txt"]
+    configured = api.configure(metric, profile, "sentence" if sentence else "corpus", **knobs)
+    whole_hyps = read_segments(hyp).lines
+    whole_refs = [read_segments(r).lines for r in refs]
+    emitted: list = []
+    if sentence:
+        try:
+            expected = api.sentence_scores_configured(configured, whole_hyps, whole_refs)
+        except ToolBehaviourError as exc:    # NLTK's sentence_nist fails on a segment without 3-grams
+            with pytest.raises(ToolBehaviourError, match=re.escape(str(exc))):
+                stream.score_files(configured, str(hyp), [str(r) for r in refs], sentence=True, chunk_lines=7,
+                                   emit=emitted.append)
+            return
+        stream.score_files(configured, str(hyp), [str(r) for r in refs], sentence=True, chunk_lines=7,
+                           emit=emitted.append)
+        assert [s.value for s in emitted] == [s.value for s in expected]
+    else:
+        score, _ = stream.score_files(configured, str(hyp), [str(r) for r in refs], chunk_lines=7)
+        expected = api.score_configured(configured, whole_hyps, whole_refs)
+        assert score.value == expected.value and score.text == expected.text

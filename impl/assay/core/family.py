@@ -68,6 +68,19 @@ class MetricFamily(ABC):
         False: always correct, never the cheaper reduction."""
         return False
 
+    def has_corpus_pass_protocol(self) -> bool:
+        """True when this family implements :meth:`context_part`, :meth:`merge_contexts` and
+        :meth:`finish_context` (a corpus-pass family that can be scored in chunks or shards)."""
+        cls = type(self)
+        return all(getattr(cls, m) is not getattr(MetricFamily, m)
+                   for m in ("context_part", "merge_contexts", "finish_context"))
+
+    def chunks_exactly(self, config: Config) -> bool:
+        """False when a segment's tokens under ``config`` depend on the lines around it, so a chunk
+        boundary would change them (CIDEr under ``tokenize=ptb``: the PTB jar reads a batch as one
+        text). Such a configuration is scored whole."""
+        return True
+
     def context_part(self, hyps: Segments, refs: Refs, config: Config) -> Any:
         """The first pass over one chunk of the corpus (compact counts keyed by integer ids)."""
         raise NotImplementedError(f"{self.name} has no corpus pass")

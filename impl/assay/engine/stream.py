@@ -82,8 +82,32 @@ def pair_shards(hyp: str | Sequence[str], refs: Sequence[str | Sequence[str]]) -
 
 
 def streamable(configured: api.Configured, paths: Sequence[str]) -> bool:
-    """Whether files can be scored in chunks under this configuration (not stdin, no corpus pass)."""
-    return not configured.family.corpus_pass and "-" not in paths
+    """Whether files can be scored in chunks under this configuration: not standard input; a
+    corpus-pass family only with its first-pass protocol, and never where a chunk boundary would
+    change tokens (``MetricFamily.chunks_exactly``)."""
+    family = configured.family
+    if "-" in paths or not family.chunks_exactly(configured.config):
+        return False
+    return not family.corpus_pass or family.has_corpus_pass_protocol()
+
+
+def corpus_context(configured: api.Configured, shards: Sequence[Shard], surveys: Sequence[Sequence[FileSurvey]],
+                   encoding: str, chunk_lines: int) -> Any:
+    """The first pass of a corpus-pass family over every chunk of every shard (its text dropped
+    chunk by chunk): ``finish_context(merge_contexts(context_part(chunk) ...))``."""
+    family, config = configured.family, configured.config
+    merged: Any = None
+    sharded = len(shards) > 1
+    for shard, shard_surveys in zip(shards, surveys):
+        where = shard_label(shard, sharded)
+        for first, hyps, streams in shard_text(shard_surveys, encoding, chunk_lines, chops(configured),
+                                               notes_of(shard_surveys, encoding)):   # notes: the second pass's
+            try:
+                part = family.context_part(hyps, streams, config)
+            except (InputError, ToolBehaviourError) as exc:
+                raise renumbered(exc, first - 1, where) from None
+            merged = part if merged is None else family.merge_contexts([merged, part], config)
+    return family.finish_context(merged, config)
 
 
 def survey_aligned(hyp_path: str, ref_paths: Sequence[str], encoding: str, allow_empty: bool = False
@@ -191,11 +215,13 @@ def score_files(configured: api.Configured, hyp_path: str | Sequence[str], ref_p
     context: Any = None
     all_notes: list[FileNotes] = []
     offset = 0
+    first_pass = (corpus_context(configured, shards, surveys, encoding, chunk_lines) if family.corpus_pass
+                  else None)
     for shard, shard_surveys, count in zip(shards, surveys, counts):
         notes = notes_of(shard_surveys, encoding)
         all_notes.extend(notes)
         for first, stats in shard_chunks(configured, shard_surveys, encoding, chunk_lines, notes,
-                                         where=shard_label(shard, sharded)):
+                                         where=shard_label(shard, sharded), context=first_pass):
             if sentence:
                 for s in api.sentence_scores_from_stats(configured, stats, lambda i: nrefs, width):
                     (emit or _discard)(s)

@@ -88,6 +88,11 @@ class Cider(MetricFamily):
         n = config.max_ngram_order
         return tuple(["images", "cider"] + [f"cider_{i}" for i in range(1, n + 1)] + ["n_refs", "hyp_len"])
 
+    def chunks_exactly(self, config: Config) -> bool:
+        """PTB tokenisation reads the batch as one text (the jar looks past a line end after a
+        sentence-final abbreviation), so ``tokenize=ptb`` is scored whole."""
+        return config.tokenize != PTB
+
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
                       context: Mapping[str, Any] | None = None) -> SegmentStats:
         """One row per image. ``context`` (:meth:`finish_context`, or the context of an earlier call)
