@@ -14,8 +14,11 @@ shard). The same per-shard reader (:func:`shard_chunks`) serves this single proc
 engine (:mod:`assay.engine.dask_engine`), so both give the same rows and the same error messages.
 
 Families whose rows depend on the whole corpus (``MetricFamily.corpus_pass``: NIST's information
-weights, CIDEr's document frequencies) are read whole here (:func:`read_shards`); so is standard
-input (``-``), which cannot be surveyed before it is read.
+weights, CIDEr's document frequencies) are read twice: a first pass over the chunks builds the
+corpus's context (:func:`corpus_context`), the second makes rows under it. A corpus-pass family
+without that protocol (the COCO composite), a configuration whose tokens depend on neighbouring
+lines (``MetricFamily.chunks_exactly``: CIDEr under PTB) and standard input (``-``, which cannot be
+surveyed before it is read) are read whole (:func:`read_shards`).
 
 Errors a family raises about a segment of a chunk (``segment 3``, ``document 3``) are renumbered to
 the segment's line in the files (of a sharded corpus: in the shard, whose hypothesis file the
