@@ -14,24 +14,11 @@ from assay.engine.api import make_config
 from assay.engine.registry import get_family
 from assay.metrics.cider import vectors
 from assay.text import ngram_codes
-from conformance.tests.accel.conftest import import_twin
+from conformance.tests.accel.conftest import flat_ids, twin_coded
 
 TEXT = st.text(st.sampled_from(list("ab c\t\n\x0b\x0c\r\x1c\x1f\x85\xa0\u1680\u2000\u200a\u200b\u2028\u202f"
                                      "\u3000\ufeffé猫😀.,")), max_size=30)
 ID_LISTS = st.lists(st.lists(st.integers(0, 6), max_size=12), min_size=1, max_size=10)
-
-
-def _flat(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    ids = np.array([t for seg in lists for t in seg], dtype=np.int64)
-    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
-    np.cumsum([len(s) for s in lists], out=offsets[1:])
-    return ids, offsets
-
-
-def _twin_coded(ids: np.ndarray, offsets: np.ndarray, max_order: int) -> ngram_codes.Coded:
-    codes = np.empty((max_order, len(ids)), dtype=np.int32)
-    prefix, last, n_codes = import_twin("assay.text._ngram_codes_c").code_ngrams_into(ids, offsets, max_order, 7, codes)
-    return ngram_codes.Coded(codes, prefix, last, n_codes)
 
 
 @st.composite
@@ -50,10 +37,10 @@ def test_document_frequencies_and_sums(twin, data, max_order, draw):
     mod = twin("assay.metrics.cider._vectors_c")
     lists, per = data
     n_img = len(per)
-    ids, offsets = _flat(lists)
+    ids, offsets = flat_ids(lists)
     owner = np.repeat(np.arange(n_img), per)
     ref_start = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
-    for coded in (ngram_codes.code_ngrams_py(ids, offsets, max_order, 7), _twin_coded(ids, offsets, max_order)):
+    for coded in (ngram_codes.code_ngrams_py(ids, offsets, max_order, 7), twin_coded(ids, offsets, max_order)):
         pure_df = vectors.image_df_py(coded, offsets, n_img, owner)
         comp_df = [np.zeros(nc, dtype=np.int64) for nc in coded.n_codes]
         mod.image_df_into(coded.codes, offsets, n_img, owner, comp_df)

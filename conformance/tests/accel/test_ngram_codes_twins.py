@@ -7,20 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay.text import ngram_codes
-
-
-def _flat(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    ids = np.array([t for seg in lists for t in seg], dtype=np.int64)
-    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
-    np.cumsum([len(s) for s in lists], out=offsets[1:])
-    return ids, offsets
+from conformance.tests.accel.conftest import flat_ids
 
 
 @given(st.lists(st.lists(st.integers(0, 6), max_size=12), min_size=1, max_size=10), st.integers(1, 6))
 @settings(deadline=None)
 def test_codes_name_the_same_ngrams(twin, lists, max_order):
     mod = twin("assay.text._ngram_codes_c")
-    ids, offsets = _flat(lists)
+    ids, offsets = flat_ids(lists)
     pure = ngram_codes.code_ngrams_py(ids, offsets, max_order, 7)
     codes = np.empty((max_order, len(ids)), dtype=np.int32)
     comp = ngram_codes.Coded(codes, *mod.code_ngrams_into(ids, offsets, max_order, 7, codes))

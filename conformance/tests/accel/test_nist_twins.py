@@ -14,21 +14,8 @@ from assay.engine.api import make_config
 from assay.engine.registry import get_family
 from assay.metrics.nist import matches
 from assay.text import ngram_codes
-from conformance.tests.accel.conftest import import_twin
+from conformance.tests.accel.conftest import flat_ids, twin_coded
 from conformance.strategies import corpus
-
-
-def _flat(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    ids = np.array([t for seg in lists for t in seg], dtype=np.int64)
-    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
-    np.cumsum([len(s) for s in lists], out=offsets[1:])
-    return ids, offsets
-
-
-def _twin_coded(ids: np.ndarray, offsets: np.ndarray, max_order: int) -> ngram_codes.Coded:
-    codes = np.empty((max_order, len(ids)), dtype=np.int32)
-    prefix, last, n_codes = import_twin("assay.text._ngram_codes_c").code_ngrams_into(ids, offsets, max_order, 7, codes)
-    return ngram_codes.Coded(codes, prefix, last, n_codes)
 
 
 @given(st.lists(st.tuples(st.integers(1, 10 ** 9), st.integers(0, 10 ** 6)), max_size=40))
@@ -56,10 +43,10 @@ def segments(draw: st.DrawFn) -> tuple[list[list[int]], int, int]:
 def test_sums(twin, data, max_order, union, draw):
     twin("assay.metrics.nist._matches_c")
     lists, n_seg, n_refs = data
-    ids, offsets = _flat(lists)
+    ids, offsets = flat_ids(lists)
     lengths = np.diff(offsets)
     seg_words = np.array([sum(lengths[(r + 1) * n_seg + s] for r in range(n_refs)) for s in range(n_seg)], dtype=float)
-    for coded in (ngram_codes.code_ngrams_py(ids, offsets, max_order, 7), _twin_coded(ids, offsets, max_order)):
+    for coded in (ngram_codes.code_ngrams_py(ids, offsets, max_order, 7), twin_coded(ids, offsets, max_order)):
         info = [np.array(draw.draw(st.lists(st.floats(0, 20), min_size=nc, max_size=nc))) for nc in coded.n_codes]
         pure = matches.nist_sums_py(coded, offsets, n_seg, n_refs, info, seg_words, union)
         with _compiled(True):
