@@ -121,7 +121,9 @@ def _random_corpus(directory: Path, lines: int = 3000) -> tuple[Path, Path]:
 
 
 def test_ctrl_c_exits_130_with_one_line(tmp_path: Path) -> None:
-    hyp, ref = _random_corpus(tmp_path)
+    # big enough that the compiled path is still at work 1.5 s in (3,000 lines took about 1.5 s in all,
+    # so the interrupt could land in the interpreter's shutdown, where Python ignores it)
+    hyp, ref = _random_corpus(tmp_path, lines=40000)
     proc = subprocess.Popen([sys.executable, "-m", "assay.cli.main", "compare", "-i", str(hyp), "-r", str(ref)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
     time.sleep(1.5)
