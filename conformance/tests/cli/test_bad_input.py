@@ -124,8 +124,10 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path: Path) -> None:
     # big enough that the compiled path is still at work 1.5 s in (3,000 lines took about 1.5 s in all,
     # so the interrupt could land in the interpreter's shutdown, where Python ignores it)
     hyp, ref = _random_corpus(tmp_path, lines=40000)
+    # SIG_DFL in the child: an ignored SIGINT is inherited across exec, and Python then keeps ignoring it
     proc = subprocess.Popen([sys.executable, "-m", "assay.cli.main", "compare", "-i", str(hyp), "-r", str(ref)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(1.5)
     assert proc.poll() is None, "the command ended before it could be interrupted"
     sent = time.monotonic()
@@ -460,3 +462,18 @@ def test_binary_idf_corpus_names_file_and_byte(work: Path, suffix: str, capsys: 
     path.write_bytes(b"\xc2\x00\xff binary")
     line = one_error(["score", "cider", "-i", "hyp.txt", "-r", "ref1.txt", "--set", f"idf_corpus={path}"], capsys)
     assert path.name in line and "invalid UTF-8" in line and "byte" in line
+
+
+def test_interrupted_main_called_as_a_library_gives_the_sigint_handler_back(monkeypatch, capsys) -> None:
+    """``main([...])`` in a host process (tests, the pytest plugin) must not leave SIGINT ignored:
+    every process the host started afterwards would inherit the ignored signal."""
+    import assay.cli.profiles as profiles_cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(profiles_cli, "run_profiles", interrupted)
+    before = signal.getsignal(signal.SIGINT)
+    assert main(["profiles"]) == 130
+    assert signal.getsignal(signal.SIGINT) is before
+    assert capsys.readouterr().err.strip() == "assay: interrupted"

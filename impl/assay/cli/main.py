@@ -21,7 +21,7 @@ import argparse
 import os
 import signal
 import sys
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
 from importlib import import_module
 
@@ -84,8 +84,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"assay: error: {escape(exc)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        _ignore_further_interrupts()
+        previous = _ignore_further_interrupts()
         print("assay: interrupted", file=sys.stderr)
+        if argv is not None and previous is not None:
+            # called as a library (tests, the pytest plugin): give the host its handler back, or every
+            # process it starts afterwards would inherit an ignored SIGINT
+            signal.signal(signal.SIGINT, previous)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
@@ -96,12 +100,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return AssayError.exit_code
 
 
-def _ignore_further_interrupts() -> None:
-    """A second Ctrl-C must not interrupt the goodbye (only the main thread may set a handler)."""
+def _ignore_further_interrupts() -> Any:
+    """A second Ctrl-C must not interrupt the goodbye (only the main thread may set a handler);
+    returns the handler it replaced (None when it could not)."""
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        return signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:
-        pass
+        return None
 
 
 def _silence_stdout() -> None:
