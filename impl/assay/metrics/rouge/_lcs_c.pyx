@@ -29,7 +29,8 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
 from libc.string cimport memset, memcpy
 from libc.math cimport sqrt
-from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from assay.metrics.rouge._buffers cimport grow as _grow
 
 import numpy as np
 
@@ -65,22 +66,6 @@ cdef inline uint64_t low_bits(Py_ssize_t k) nogil:
 
 cdef inline int top_bit(uint64_t x) nogil:
     return 63 - __builtin_clzll(x)
-
-
-cdef void* _grow(void* p, size_t need, size_t* cap) except? NULL:
-    """``p`` with room for ``need`` bytes (PyMem, so tracemalloc sees it)."""
-    cdef size_t size
-    cdef void* q
-    if need <= cap[0] and p != NULL:
-        return p
-    size = cap[0] * 2 if cap[0] * 2 > need else need
-    if size < 64:
-        size = 64
-    q = PyMem_Realloc(p, size)
-    if q == NULL:
-        raise MemoryError()
-    cap[0] = size
-    return q
 
 
 cdef class Work:

@@ -16,8 +16,9 @@ them), and :meth:`Interner.strings` gives the distinct tokens once.
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
-from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.unicode cimport PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ, PyUnicode_GET_LENGTH
+from assay.metrics.rouge._buffers cimport grow as _grow
 
 import numpy as np
 
@@ -28,21 +29,6 @@ cdef extern from "Python.h":
 
 #: tokeniser codes of :meth:`Interner.encode` and :func:`tokenize`
 TOKENIZERS = {"rouge155": 0, "rouge-score": 1, "space": 2}
-
-
-cdef void* _grow(void* p, size_t need, size_t* cap) except? NULL:
-    cdef size_t size
-    cdef void* q
-    if need <= cap[0] and p != NULL:
-        return p
-    size = cap[0] * 2 if cap[0] * 2 > need else need
-    if size < 64:
-        size = 64
-    q = PyMem_Realloc(p, size)
-    if q == NULL:
-        raise MemoryError()
-    cap[0] = size
-    return q
 
 
 cdef inline bint _alnum(uint32_t c) noexcept nogil:
