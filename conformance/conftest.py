@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -30,6 +31,11 @@ settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile("thorough", max_examples=2000, deadline=None, derandomize=False)
 if os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+
+# ----------------------------------------------------------------------------- caches
+# Test runs never write Moses outputs into the user's ~/.cache/assay (tokenizers/moses.py): one
+# fresh folder per run, unless the caller chose one.
+os.environ.setdefault("ASSAY_CACHE_DIR", tempfile.mkdtemp(prefix="assay-test-cache-"))
 
 # ----------------------------------------------------------------------------- assay import
 # tox installs the wheel and tests import it (impl/ is never on sys.path there). A bare

@@ -8,7 +8,8 @@ writes). The report must take under 60 s on the project's 2-core machine (issue 
 rows show what one score per tool costs, so the report's price per profile can be compared
 with running the tools themselves. Tools that are not installed are listed as such. The table
 shows wall time (perf_counter); the notes add process CPU time: the machine is shared, so CPU
-time is the steadier figure.
+time is the steadier figure. The notes end with the page's weight and height in Chromium
+(``conformance.bench.report_page``, which measures the bundled sample's page).
 """
 from __future__ import annotations
 
@@ -83,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         wall, cpu = row.assay.wall[-1], row.assay.cpu[-1]
         bench.note(f"{wall:.1f} s wall, {cpu:.1f} s CPU ({profiles} profile scores, {attributions} attributions, "
                    f"{stats} distinct statistics) -> {'OK' if wall < 60 else 'OVER'} the 60 s budget")
+        from conformance.bench.report_page import measure_page   # the page's size, laid out in Chromium
+        for line in measure_page(out / "index.html").lines():
+            bench.note(line)
     if args.no_tools:
         return 0
     for name, fn, why in _tools(hyps, refs):

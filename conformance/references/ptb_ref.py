@@ -149,8 +149,9 @@ KNOWN_DIVERGENCES: dict[str, tuple[str, str]] = {
                   "'3rde.g.', 'PRE-U.K.')", r"[A-Za-z0-9]{2,}\.[A-Za-z]\.|[A-Za-z0-9]-[A-Za-z]\.[A-Za-z]\."),
     "KD-PTB-08": ("'Co.' directly followed by another listed abbreviation ('Co. Ltd.'): the jar adds no "
                   "sentence-final period there", r"\bCo\.\s+[A-Z][a-z]*\."),
-    "KD-PTB-09": ("phone-number-like '555-1212' followed by a space and digits: the jar joins them with "
-                  "U+00A0 ('555-1212\u00a0100')", r"[0-9]{3}-[0-9]{4,} [0-9]"),
+    "KD-PTB-09": ("phone-number-like digit groups ('555-1212' then a space and digits, or digits then a "
+                  "space and '555-1212'): the jar joins them with U+00A0 ('555-1212\u00a0100', "
+                  "'100\u00a0555-1212')", r"[0-9]{3}-[0-9]{4,} [0-9]|[0-9] [0-9]{3}(?:[- ]?[0-9]{3,})"),
 }
 _KD_RX = {k: re.compile(p) for k, (_, p) in KNOWN_DIVERGENCES.items()}
 

@@ -91,6 +91,10 @@ TARGETS: tuple[Target, ...] = (
             "nist/nltk_generated.json", "nist/seed.json"),
            "conformance.references.nltk_ref", build=lambda m, o: m.build_fixtures(o.legacy_python),
            legacy_writes=("bleu/nltk35_generated.json",), needs="../shared/research/bleu_golden.json"),
+    Target("bleu-bits", "sacrebleu and NLTK", "sacrebleu 2.6.0, NLTK 3.10.4",
+           "BLEU(**knobs).corpus_score / .sentence_score; nltk corpus_bleu / sentence_bleu (methods 0-4, weights); "
+           "the values and their float.hex, tolerance 0",
+           ("bleu/bits.json",), "conformance.regen.bleu_bits", build=lambda m, o: m.build_fixtures()),
     Target("chrf", "sacrebleu and NLTK", "sacrebleu 2.6.0, NLTK 3.10.4; sacrebleu 1.5.1, NLTK 3.5 with --legacy-python",
            "sacrebleu.metrics.CHRF(**knobs).corpus_score / .sentence_score; nltk.translate.chrf_score."
            "corpus_chrf / sentence_chrf",
@@ -155,12 +159,24 @@ TARGETS: tuple[Target, ...] = (
            needs="java; ../shared/research/rouge_meteor_cider_golden.json"),
     Target("rouge-coco", "pycocoevalcap", "1.2", "pycocoevalcap.rouge.rouge.Rouge().compute_score(gts, res)",
            ("rouge/coco.json",), "conformance.regen.rouge_coco", build=lambda m, o: m.build_fixtures()),
+    Target("compat", "sacrebleu, rouge-score, pycocoevalcap (the APIs assay.compat mirrors)",
+           "sacrebleu 2.6.0, rouge-score 0.1.2, pycocoevalcap 1.2 (CoreNLP 3.4.1 and METEOR 1.5 jars)",
+           "BLEU/CHRF/TER(**kw).corpus_score/sentence_score/get_signature, corpus_*/sentence_*; "
+           "RougeScorer(...).score/score_multi, BootstrapAggregator; PTBTokenizer().tokenize, "
+           "Bleu/Cider/Rouge/Meteor().compute_score(gts, res)",
+           ("compat/sacrebleu.json", "compat/rouge_score.json", "compat/pycocoevalcap.json"),
+           "conformance.regen.compat", write=lambda m, o: m.main([], out=o.root / "compat"), needs="java"),
     Target("audit", "sacrebleu (API; the 1.x CLI), NLTK",
            "sacrebleu 2.6.0, NLTK 3.10.4; sacrebleu 1.5.1 with --legacy-python",
            "metric.get_signature().format(short=...); sacrebleu ref.txt -i hyp.txt <flags>; BLEU/CHRF(**knobs)."
            "corpus_score and corpus_bleu printed at a random width",
            ("audit/signatures.json", "audit/claims.json"), "conformance.regen.audit",
            write=lambda m, o: m.main(_legacy_argv(o), out=o.root / "audit")),
+    Target("audit-wmt", "the sacrebleu command line (subprocess; MeCab/ipadic for en-ja)", "2.6.0",
+           "sacrebleu REF... -i HYP [-l en-ja|en-zh] -m bleu|chrf [--chrf-word-order 2] -w 4 on WMT22 outputs",
+           ("audit/wmt_claims.json",), "conformance.regen.audit_wmt",
+           write=lambda m, o: m.main([], out=o.root / "audit" / "wmt_claims.json"), default=False,
+           needs="../shared/corpora/wmt22-general (or $ASSAY_CORPORA); the ja extra (mecab-python3, ipadic)"),
     Target("moses", "multi-bleu(-detok).perl, mteval-v13a.pl, mteval-v14.pl from moses-smt/mosesdecoder",
            "the commit in $ASSAY_MOSES_COMMIT (fixtures: mosesdecoder@34452895f350)",
            "perl multi-bleu(-detok).perl [-lc] ref < hyp; perl mteval-v13a.pl/-v14.pl -r ref.sgm -s src.sgm "
@@ -181,6 +197,34 @@ TARGETS: tuple[Target, ...] = (
            ("tokenizers/sacrebleu.json",), "conformance.regen.tokenizers_sacrebleu",
            write=lambda m, o: m.main(["--out", str(o.root / "tokenizers" / "sacrebleu.json")]), default=False,
            needs="../shared/research/bleu_golden.json"),
+    Target("e2e", "tuetschek/e2e-metrics measure_scores.py (pycocoevalcap jars; mteval-v13a-sig.pl)",
+           "e2e-metrics@1b9c4d87fd0b", "python measure_scores.py testset_w_refs.csv SYSTEM.tsv; perl "
+           "mteval-v13a-sig.pl -r -s -t -f LOG", ("e2e/oracle.json",), "conformance.regen.e2e",
+           write=lambda m, o: m.main([], out=o.root / "e2e" / "oracle.json"), default=False,
+           needs="$ASSAY_E2E_METRICS (checkout with its jars), $ASSAY_E2E or the e2e-eval/e2e-dataset mirrors; "
+                 "java, perl (XML::Twig)"),
+    Target("ptb-e2e", "Stanford CoreNLP PTBTokenizer jar as pycocoevalcap ships it", "CoreNLP 3.4.1 (pycocoevalcap 1.2)",
+           "java -cp stanford-corenlp-3.4.1.jar edu.stanford.nlp.process.PTBTokenizer -preserveLines -lowerCase "
+           "on E2E test references and difference cases (one batch)", ("tokenizers/ptb_e2e.json",),
+           "conformance.regen.ptb_e2e", write=lambda m, o: m.main([], out=o.root / "tokenizers" / "ptb_e2e.json"),
+           default=False, needs="java; $ASSAY_E2E or the e2e-dataset mirror"),
+    Target("sacrebleu-cli", "the sacrebleu command line (subprocess)", "2.6.0",
+           "sacrebleu ARGS in fixtures/sample, for each command of conformance/regen/sacrebleu_cli.py CASES",
+           ("sacrebleu_cli/cases.json",), "conformance.regen.sacrebleu_cli",
+           write=lambda m, o: m.main(out=o.root / "sacrebleu_cli" / "cases.json")),
+    Target("thirdparty", "HF evaluate (bleu, google_bleu scripts at v0.4.6), torchmetrics, compare-mt, fast-bleu, "
+           "rouge (pltrdy), py-rouge, pyter3", "evaluate 0.4.6, torchmetrics 1.9.0 (torch 2.13.0), compare-mt 0.2.10, "
+           "fast-bleu 0.0.90, rouge 1.0.1, py-rouge 1.1, pyter3 0.3",
+           "each recording's call (conformance/regen/thirdparty.py RECORDINGS) on every distinct fixture input",
+           tuple(f"thirdparty/{n}.json" for n in (
+               "hf-bleu", "hf-bleu.max_order3", "hf-google_bleu", "hf-google_bleu.max_len3", "tm-bleu",
+               "tm-bleu.n_gram3", "tm-sacrebleu", "tm-sacrebleu.lowercase", "tm-chrf", "tm-ter", "tm-rouge",
+               "tm-rouge.stemmer", "pyter3", "pyter3.lowercased", "pltrdy-rouge", "pltrdy-rouge.multiset",
+               "compare-mt", "compare-mt.case_insensitive", "fast-bleu", "fast-bleu.lowercased", "py-rouge",
+               "py-rouge.nostem")),
+           "conformance.regen.thirdparty", write=lambda m, o: m.main([], out=o.root / "thirdparty"), default=False,
+           needs="the thirdparty tox env's packages; py-rouge in $PY_ROUGE_PATH; the evaluate and tensorflow/nmt "
+                 "git mirrors for the metric scripts ($HF_METRICS)"),
 )
 
 BY_NAME: dict[str, Target] = {t.name: t for t in TARGETS}

@@ -177,7 +177,7 @@ CLAIMS = _load("claims.json", "claims")
 
 
 def _is(cand: Any, profile: str, knobs: dict[str, Any], metric: str) -> bool:
-    if cand.refs.name != "all" or cand.prep != "raw" or cand.display != 1.0:
+    if cand.metric != metric or cand.refs.name != "all" or cand.prep != "raw" or cand.display != 1.0:
         return False
     want = assay.make_config(metric, profile, **knobs)[0]
     got = assay.make_config(metric, cand.profile, **cand.knob_dict)[0]
@@ -206,6 +206,20 @@ def test_impossible_claim_gets_nearest_neighbours() -> None:
     assert distances == sorted(distances)
     best_possible = min(abs(e.value - 999.9) for e in report.result.evaluated if e.ok)
     assert distances[0] == best_possible
+
+
+def test_unreproducible_claim_in_range_says_so() -> None:
+    """A claim in range that no configuration gives is never called reproduced: "no configuration
+    reproduces 99.99; the nearest is ..." (the claim as written, the nearest configuration named)."""
+    corpus = generate_corpus(11, max_segments=20, max_refs=2, kind="ascii")
+    auditor = Auditor("bleu", corpus["hyps"], corpus["refs"], preprocessing=False)
+    from assay.jobs.audit.verdict import audit_claim, render_claim_text
+    report = audit_claim(auditor, parse_claim("BLEU 99.99"))
+    assert report.verdict == "not-reproducible"     # fixed corpus (seed 11): no configuration gives 99.99
+    near = report.result.nearest(1)[0]
+    assert report.verdict_text.startswith(f"no configuration reproduces 99.99; the nearest is {near.candidate.label()}")
+    text = render_claim_text(report)
+    assert "reproduced under" not in text and "none of the " in text
 
 
 @settings(deadline=None, max_examples=30)
@@ -299,7 +313,7 @@ def test_batch_table_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert out[1]["verdict"] in ("reproduced", "reproduced-other")
     assert any(_is_json(m, other) for m in out[1]["matches"]) or out[1]["match_count"] > len(out[1]["matches"])
     assert out[2]["verdict"] == "not-reproducible" and len(out[2]["nearest"]) == 3
-    for fmt, marker in (("markdown", "| row |"), ("html", "<table>"), ("text", "not reproducible")):
+    for fmt, marker in (("markdown", "| row "), ("html", "<table>"), ("text", "not reproducible")):
         assert main(["audit", "--table", str(table), "--no-preprocessing", "-f", fmt]) == 0
         assert marker in capsys.readouterr().out
 
@@ -322,7 +336,11 @@ def test_single_claim_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert code == 0
     assert "standard configuration (bleu/sacrebleu)" in out and "nrefs:" in out
-    assert "verdict: not reproducible" in out and "nearest configurations:" in out
+    assert "verdict: not reproducible: 999.9 is outside the range" in out and "; the nearest is " in out
+    assert "nearest configurations:" in out
+    assert "reproduced under the stated configuration" not in out      # no signature stated one
+    for internal in ("cost", "[shown:", "KnobError", "departures", "ref1", "ref2"):
+        assert internal not in out, internal
 
 
 @pytest.mark.parametrize("argv_tail, message", [

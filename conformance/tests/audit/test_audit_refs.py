@@ -24,7 +24,8 @@ def _found(claim_text: str, hyps: list[str], refs: list[list[str]], profile: str
     want = assay.make_config(claim.metric, profile, **knobs)[0]
     for e in result.matches:
         c = e.candidate
-        if c.refs.name == "all" and c.prep == "raw" and c.display == display and (c.measure or "f") == (measure or "f") \
+        if c.metric == claim.metric and c.refs.name == "all" and c.prep == "raw" and c.display == display \
+                and (c.measure or "f") == (measure or "f") \
                 and assay.make_config(claim.metric, c.profile, **c.knob_dict)[0] == want:
             return
     raise AssertionError(f"{claim_text}: {profile} {knobs} not among {len(result.matches)} matches "

@@ -132,7 +132,7 @@ def test_score_json(work: Path) -> None:
     assert doc["profile"] == "sacrebleu"
     assert doc["signature"] == "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
     assert doc["knobs"]["tokenize"] == "13a" and doc["knobs"]["smooth_method"] == "exp"
-    assert close(SB_CORPUS_2REFS, doc["score"])
+    assert close(SB_CORPUS_2REFS, doc["score_exact"])
     comp = doc["components"]
     assert comp["counts"] == SB_COUNTS and comp["totals"] == SB_TOTALS
     assert comp["sys_len"] == SB_SYS_LEN and comp["ref_len"] == SB_REF_LEN
@@ -141,14 +141,14 @@ def test_score_json(work: Path) -> None:
 
 def test_score_single_reference(work: Path) -> None:
     doc = json.loads(ok(["score", "bleu", "-i", "hyp.txt", "-r", "ref1.txt", "-f", "json"], work))
-    assert close(SB_CORPUS_REF1, doc["score"])
+    assert close(SB_CORPUS_REF1, doc["score_exact"])
     assert doc["signature"].startswith("nrefs:1|")
 
 
 def test_score_stdin(work: Path) -> None:
     stdin = (work / "hyp.txt").read_bytes()
     doc = json.loads(ok(["score", "bleu", "-i", "-", "-r", "ref1.txt", "ref2.txt", "-f", "json"], work, stdin))
-    assert close(SB_CORPUS_2REFS, doc["score"])
+    assert close(SB_CORPUS_2REFS, doc["score_exact"])
 
 
 @pytest.mark.parametrize("knob,expected", [
@@ -158,7 +158,7 @@ def test_score_stdin(work: Path) -> None:
 ])
 def test_score_set_knob(work: Path, knob: str, expected: float) -> None:
     doc = json.loads(ok(SCORE + ["--set", knob, "-f", "json"], work))
-    assert close(expected, doc["score"])
+    assert close(expected, doc["score_exact"])
     name, value = knob.split("=")
     assert str(doc["knobs"][name]).lower() == value
 
@@ -168,13 +168,13 @@ def test_score_profile_nltk(work: Path, profile: str) -> None:
     doc = json.loads(ok(SCORE + ["--profile", profile, "-f", "json"], work))
     assert doc["profile"] == "nltk"
     assert doc["knobs"]["tokenize"] == "none"
-    assert close(NLTK_CORPUS, doc["score"])
+    assert close(NLTK_CORPUS, doc["score_exact"])
 
 
 def test_score_profile_and_set_together(work: Path) -> None:
     doc = json.loads(ok(SCORE + ["-p", "nltk", "--set", "smoothing=method2", "-f", "json"], work))
     assert doc["knobs"]["smooth_method"] == "add-k"
-    assert close(NLTK_METHOD2, doc["score"])
+    assert close(NLTK_METHOD2, doc["score_exact"])
 
 
 def test_sentence_json(work: Path) -> None:
@@ -185,7 +185,7 @@ def test_sentence_json(work: Path) -> None:
         doc = json.loads(line)
         assert {"metric", "profile", "knobs", "score", "components", "signature"} <= set(doc)
         assert doc["knobs"]["effective_order"] is True  # sentence_bleu's default
-        assert close(expected, doc["score"]), f"segment {i}: expected {expected}, got {doc['score']}"
+        assert close(expected, doc["score_exact"]), f"segment {i}: expected {expected}, got {doc['score_exact']}"
 
 
 def test_sentence_text(work: Path) -> None:
@@ -375,7 +375,7 @@ def test_cli_nltk_profile_equals_live_nltk(work: Path, require_tool: Any) -> Non
     for method in ("method0", "method1", "method2", "method3", "method4"):
         want = corpus_bleu(refs, [h.split() for h in hyp], smoothing_function=getattr(SmoothingFunction(), method))
         doc = json.loads(ok(SCORE + ["-p", "nltk", "--set", f"smoothing={method}", "-f", "json"], work))
-        assert close(want, doc["score"]), f"{method}: nltk {want}, assay {doc['score']}"
+        assert close(want, doc["score_exact"]), f"{method}: nltk {want}, assay {doc['score_exact']}"
 
 
 @pytest.mark.legacy("sacrebleu1")
@@ -395,7 +395,7 @@ def test_cli_nltk35_method2_equals_live_nltk35(work: Path, legacy_tool: Any) -> 
                        smoothing_function=SmoothingFunction().method2)
     assert close(NLTK35_METHOD2, want)  # the frozen value still holds for the pinned tool
     doc = json.loads(ok(SCORE + ["-p", "nltk@3.5", "--set", "smoothing=method2", "-f", "json"], work))
-    assert close(want, doc["score"])
+    assert close(want, doc["score_exact"])
 
 
 def _lines(path: Path) -> list[str]:

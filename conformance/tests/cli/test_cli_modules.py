@@ -14,7 +14,8 @@ from assay.cli.main import build_parser, main
 from assay.engine import api
 
 SAMPLE = Path(__file__).resolve().parents[3] / "fixtures" / "sample"
-COMMANDS = ("score", "significance", "compare", "report", "audit", "conform", "profiles", "knobs")
+COMMANDS = ("score", "significance", "sacrebleu", "compare", "report", "audit", "conform", "profiles", "knobs",
+            "completion")
 
 
 @pytest.mark.parametrize("module", ["assay", "assay.cli", "assay.cli.main"])

@@ -136,6 +136,6 @@ def test_line_aligned_files_through_assay_score(tmp_path: Path, capsys: pytest.C
     want = assay.score("cider", ["a dog running on grass", "a man rides a bike", "two cats on a sofa"],
                        [["a dog runs on the grass", "a man rides a red bike", "two cats sleep on a sofa"],
                         ["a brown dog running in a field", "a man on a bike", "cats sleeping"]], "coco")
-    assert doc["score"] == pytest.approx(want.value, rel=1e-12) and doc["profile"] == "coco"
+    assert doc["score_exact"] == pytest.approx(want.value, rel=1e-12) and doc["profile"] == "coco"
     assert assay_main(["score", "coco", "-i", hyp, "-r", r1, r2, "-p", "pretokenized"]) == 0
     assert capsys.readouterr().out.startswith("Bleu_1: ")

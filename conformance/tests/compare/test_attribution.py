@@ -71,7 +71,9 @@ def test_parts_sum_to_the_difference(case) -> None:
     covered = [k for g in result.groups.values() for k in g]
     assert sorted(covered) == sorted(a.differs_from(b))
     non_scale = [p for p in result.parts if p != "scale"]
-    assert len(non_scale) <= max(max_players, 1) or any("not a pure rescaling" in n for n in result.notes)
+    assert (len(non_scale) <= max(max_players, 1) or any("not a pure rescaling" in n for n in result.notes)
+            or result.method == "sampled")
+    assert (result.method == "sampled") == bool(result.ci95) == any("ESTIMATES" in n for n in result.notes)
     assert all(math.isfinite(v) for v in result.parts.values())
 
 
@@ -159,6 +161,8 @@ def test_a_knob_without_effect_gets_exactly_zero() -> None:
     result = attribute(ev, a, b)
     assert result.parts["lowercase_mode"] == 0.0
     assert result.parts["tokenize"] == ev.value(b) - ev.value(a)
+    assert result.no_effect == ("lowercase_mode",)          # folded into one "no effect" line
+    assert list(result.effective) == ["tokenize"] and result.as_dict()["no_effect"] == ["lowercase_mode"]
 
 
 def test_invalid_combination_groups_knobs_and_says_so() -> None:
@@ -197,7 +201,7 @@ def test_player_limit_merges_and_stays_exact() -> None:
     ev = Evaluator("bleu", hyps, refs)
     a, _ = ev.config("sacrebleu")
     b, _ = ev.config("nltk@3.5")
-    result = attribute(ev, a, b, "sacrebleu", "nltk@3.5", max_players=3)
+    result = attribute(ev, a, b, "sacrebleu", "nltk@3.5", max_players=3, merge="effect")
     assert len([p for p in result.parts if p != "scale"]) == 3
     assert any("exceed the limit of 3" in n for n in result.notes)
     assert _sum_ok(result)
@@ -229,3 +233,44 @@ def test_order_merge_groups_neighbours_without_evaluating() -> None:
     assert _sum_ok(result)
     with pytest.raises(KnobError):
         attribute(ev, a, b, merge="nosuch")
+
+
+def test_twelve_players_are_exact_and_reuse_statistics() -> None:
+    """sacrebleu@1 -> nltk@3.5 BLEU differ in 13 knobs besides scale (score_arithmetic among them): with
+    max_players=13 all 8,192 coalitions are scored,
+    exactly, while only the distinct text/statistics-stage settings compute statistics (2^4 here)."""
+    hyps, refs = _sample()
+    ev = Evaluator("bleu", hyps, refs)
+    a, _ = ev.config("sacrebleu@1")
+    b, _ = ev.config("nltk@3.5")
+    result = attribute(ev, a, b, "sacrebleu@1", "nltk@3.5", max_players=13)
+    players = [p for p in result.parts if p != "scale"]
+    assert len(players) == 13 and result.method == "exact" and result.ci95 == {}
+    assert result.evaluations == 1 << 13
+    stats_knobs = set(get_family("bleu").knobset.statistics_knobs()) & set(a.differs_from(b))
+    assert ev.stats_computed <= 1 << len(stats_knobs) < result.evaluations
+    assert _sum_ok(result)
+    assert any("exact Shapley values over 13 player(s), 8192 coalitions" in n for n in result.notes)
+
+
+def test_beyond_the_limit_a_sampled_estimate_with_intervals() -> None:
+    """Above max_players every player stays and the parts are permutation-sampling estimates: they
+    still add up, they say so, and the 95% intervals hold the exact values (all but a few players)."""
+    hyps, refs = _sample()
+    ev = Evaluator("bleu", hyps, refs)
+    a, _ = ev.config("sacrebleu@1")
+    b, _ = ev.config("nltk@3.5")
+    exact = attribute(ev, a, b, "sacrebleu@1", "nltk@3.5", max_players=13)
+    est = attribute(ev, a, b, "sacrebleu@1", "nltk@3.5", max_players=4, permutations=64, seed=3)
+    assert est.method == "sampled" and est.permutations == 64 and set(est.parts) == set(exact.parts)
+    assert any("permutation-sampling ESTIMATES" in n for n in est.notes)
+    assert _sum_ok(est)
+    missed = [n for n, half in est.ci95.items() if abs(est.parts[n] - exact.parts[n]) > half + 1e-12]
+    assert len(missed) <= 2, missed                      # 95% intervals: about 1 in 20 may miss
+    assert all(abs(est.parts[n] - exact.parts[n]) <= 3 * half + 1e-12 for n, half in est.ci95.items())
+    again = attribute(ev, a, b, "sacrebleu@1", "nltk@3.5", max_players=4, permutations=64, seed=3)
+    assert again.parts == est.parts                      # seeded: a report is reproducible
+    doc = est.as_dict()
+    assert doc["method"] == "sampled" and doc["ci95"] == est.ci95
+    with pytest.raises(KnobError, match="permutations"):
+        attribute(ev, a, b, max_players=4, permutations=1)

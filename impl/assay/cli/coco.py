@@ -26,7 +26,9 @@ def run_coco_cli(args: argparse.Namespace) -> int:
     per_image = sentence_scores("coco", data.hyps, data.refs, profile, **knobs) \
         if getattr(args, "per_image", False) else None
     if args.format == "json":
-        doc = corpus.to_json()
+        from assay.output.score_json import score_document
+
+        doc = score_document(corpus)   # the assay-score/1 document, plus the toolkit's names
         doc["scores"] = {k: corpus.components[k] for k in OUTPUT_NAMES if k in corpus.components}
         if per_image is not None:
             doc["per_image"] = [{"image_id": i, **s.components} for i, s in zip(data.image_ids, per_image)]

@@ -4,6 +4,7 @@ Every profile's score per metric on one input (tool scale and the normalised 0-1
 the spread per metric, and with ``--attribute A B`` the Shapley attribution of B - A over the
 knobs the two profiles set differently, plus the segments whose sentence scores differ most.
 ``--engine dask`` compares each metric on a Dask cluster (:mod:`assay.jobs.grid.compare`): the same output.
+On a terminal one progress bar (stderr) follows the whole job with the time left; ``assay -q`` hides it.
 """
 from __future__ import annotations
 
@@ -19,9 +20,17 @@ from assay.core.domains import integer
 from assay.core.errors import KnobError
 from assay.core.terminal import escape
 from assay.jobs import compare as cmp_mod
+from assay.jobs.attribution import EXACT_PLAYERS
 from assay.jobs.report.build import waterfall
 
 MAX_PLAYERS = integer(1, 16, reason="exact Shapley values score 2^n coalitions: 65,536 at 16")
+
+
+def add_max_players(p: argparse.ArgumentParser) -> None:
+    """``--max-players`` (compare and report: one definition)."""
+    p.add_argument("--max-players", type=bounded(MAX_PLAYERS), default=EXACT_PLAYERS,
+                   help=f"exact Shapley values up to this many players (default {EXACT_PLAYERS}; 1 to 16); beyond it "
+                        "a permutation-sampling estimate with 95%% confidence intervals, stated as such")
 
 
 def add_parser(sub: Any) -> None:
@@ -38,9 +47,8 @@ def add_parser(sub: Any) -> None:
                         "(NAME or METRIC/NAME)")
     p.add_argument("--top", type=bounded(COUNT), default=10,
                    help="segments shown in the per-segment view (default 10)")
-    p.add_argument("--max-players", type=bounded(MAX_PLAYERS), default=8,
-                   help="exact Shapley up to this many players (default 8; 1 to 16)")
-    p.add_argument("--plot", metavar="DIR", help="with --attribute: write a waterfall PNG per attribution to DIR")
+    add_max_players(p)
+    p.add_argument("--plot", metavar="DIR", help="with --attribute: write a waterfall SVG per attribution to DIR")
     p.add_argument("-f", "--format", choices=("text", "markdown", "json"), default="text")
     add_encoding(p)
     add_engine_arguments(p)
@@ -67,9 +75,19 @@ def run(args: argparse.Namespace) -> int:
             result, pairs, unavailable = compare(session, hyp.lines, streams, metrics, wanted or None, attribute,
                                                  top=args.top, max_players=args.max_players)
     else:
-        result = cmp_mod.compare(hyp.lines, streams, metrics, wanted or None)
-        pairs, unavailable = (cmp_mod.attribute_tables(result, *attribute, top=args.top, max_players=args.max_players)
-                              if attribute else ([], []))
+        from assay.core.progress import ProgressBar
+
+        # one bar over the whole job (stderr, terminal only, off with --quiet): every profile scored,
+        # then with --attribute every table attributed
+        with ProgressBar(cmp_mod.progress_steps(metrics, wanted or None), description="compare",
+                         enabled=None if args.progress else False) as bar:
+            result = cmp_mod.compare(hyp.lines, streams, metrics, wanted or None, progress=bar.step)
+            if attribute:
+                bar.add(len(result.tables))
+                pairs, unavailable = cmp_mod.attribute_tables(result, *attribute, top=args.top,
+                                                              max_players=args.max_players, progress=bar.step)
+            else:
+                pairs, unavailable = [], []
     if attribute and not pairs:
         a, b = attribute
         raise KnobError(f"no compared metric has scores for both profiles {a!r} and {b!r}"
@@ -77,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot and pairs:
         for pa in pairs:
             fig = waterfall(pa, Path(args.plot))
-            print(escape(Path(args.plot) / fig.png), file=sys.stderr)
+            print(escape(Path(args.plot) / fig.path), file=sys.stderr)
     if args.format == "json":
         doc = result.as_dict()
         if args.attribute:

@@ -17,6 +17,7 @@ from typing import Any
 from assay.cli.common import COUNT, bounded, output_file, parse_knob_settings, text_file
 from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.domains import integer, real
+from assay.core.progress import ProgressBar
 from assay.core.errors import InputError
 from assay.core.terminal import escape
 from assay.jobs.conform import connect, identify, reports, runner, suite
@@ -35,7 +36,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--shape", choices=SHAPES, help="call shape of a direct: callable (default: protocol)")
     p.add_argument("--profile", "-p", action="append", default=[],
                    help="run the cases of this profile (repeatable; default: the implementation's declared "
-                        "profile, the identified one with --identify, else every profile)")
+                        "profile, else the profile identification names: one profile's cases)")
+    p.add_argument("--all-profiles", action="store_true",
+                   help="run the cases of every profile (each judged against its own tool's values)")
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="with --profile: run the cases of the profile with these knobs (the implementation's "
                         "own settings)")
@@ -46,7 +49,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--expect-fail", metavar="FILE",
                    help="known failures, one id or glob per line; a listed case that passes is a failure")
     p.add_argument("--identify", action="store_true",
-                   help="first name the closest profile and the knobs the implementation departs on")
+                   help="first name the closest profile and the knobs the implementation departs on (printed; "
+                        "without it a profile is still identified when none is named, and only named)")
     p.add_argument("--scale", type=bounded(real(0, low_open=True)), default=None,
                    help="multiply the implementation's scores by this before comparing (e.g. 100 for a 0-1 "
                         "implementation of a 0-100 tool; --identify detects it)")
@@ -77,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     impl = connect.connect(args.impl, args.shape, timeout=args.timeout, max_output=args.max_output,
                            validate=not args.no_validate)
     info = impl.open()
+    bar: ProgressBar | None = None
     try:
         metric = args.metric
         if metric is None:
@@ -88,30 +93,42 @@ def run(args: argparse.Namespace) -> int:
         out = sys.stdout
         factor = args.scale
         profiles = list(args.profile)
+        follows_hints = bool(info.get("knobs")) and not knobs
+        if not profiles and info.get("profile") and not args.identify:
+            profiles = [str(info["profile"])]
         ident = None
-        if args.identify:
-            ident = identify.identify(impl, metric)
+        bar = ProgressBar(description="conform")      # one bar: identification, then the suite
+        # one profile's cases by default: the profile named, declared, or identified first (an
+        # implementation that follows each case's profile and knob hints runs them all)
+        if args.identify or not (profiles or args.all_profiles or follows_hints):
+            ident = identify.identify(impl, metric, progress=bar, probes=args.identify)
             if args.format == "text":
-                print(escape(ident.text(), keep="\n"), file=out)
-            if not profiles and ident.profile:
+                text = ident.text() if args.identify else (
+                    f"profile: {metric}/{ident.profile} (identified; --identify shows the evidence)"
+                    if ident.profile else "profile: none identified")
+                print(escape(text, keep="\n"), file=out)
+            if not profiles and ident.profile and not args.all_profiles:
                 profiles = [ident.profile]
             if factor is None:
                 factor = ident.factor
-        if not profiles and info.get("profile"):
-            profiles = [str(info["profile"])]
         selection = suite.Selection(metric, profiles or None, knobs or None, args.run, args.skip,
-                                    tuple(args.level or ("corpus", "sentence")),
-                                    with_knobs=bool(info.get("knobs")) and not knobs)
+                                    tuple(args.level or ("corpus", "sentence")), with_knobs=follows_hints)
         cases = suite.select(selection)
         if not cases:
             raise InputError(f"no {metric} case matches the selection ({_describe(selection, args)}); "
                              "nothing to check")
         expect_fail = suite.read_expect_fail(args.expect_fail) if args.expect_fail else []
+        bar.add(len(cases))
         if dask:
             report = _on_dask(args, dict(getattr(impl, "info", {}) or {}), cases, expect_fail, factor or 1.0)
+            for case in cases:
+                bar.step(case.id)
         else:
-            report = runner.run_suite(impl, cases, skip=args.skip, expect_fail=expect_fail, factor=factor or 1.0)
+            report = runner.run_suite(impl, cases, skip=args.skip, expect_fail=expect_fail, factor=factor or 1.0,
+                                      on_outcome=lambda o: bar.step(o.case.id))
     finally:
+        if bar is not None:
+            bar.close()
         impl.close()
     scope = (f"profile {', '.join(profiles)}" if profiles else "every profile") + (
         f" with {knobs}" if knobs else "") + ("" if selection.with_knobs else " (cases at the profile's defaults)")

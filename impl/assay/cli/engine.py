@@ -5,7 +5,7 @@
 ``single`` (the default) is this process; ``dask`` starts a ``distributed.LocalCluster`` of N worker
 processes (``--workers``, default: one per CPU) or joins a running scheduler (``--scheduler
 tcp://host:8786``). The dashboard address goes to stderr, and on a terminal a progress bar follows the
-tasks as they finish (``--no-progress`` turns it off). Nothing here
+tasks as they finish, with the time left (``--no-progress`` or ``assay -q`` turns it off). Nothing here
 imports Dask unless ``--engine dask`` is given; without the extra it is a MissingDependencyError
 naming ``assay-metrics[dask]``.
 """
@@ -66,8 +66,9 @@ def _announce(message: str) -> None:
 
 
 def _progress() -> Any:
-    """A progress bar on stderr when it is a terminal (assay's own: :mod:`assay.jobs.report.progress`)."""
-    if not sys.stderr.isatty():
-        return None
-    from assay.jobs.report.progress import ProgressBar
-    return ProgressBar(0, sys.stderr, enabled=True)
+    """The job's progress bar over the Dask tasks (:class:`assay.core.progress.ProgressBar`: stderr, only on a
+    terminal, none under ``assay -q``); None when no bar would be drawn."""
+    from assay.core.progress import ProgressBar
+
+    bar = ProgressBar(0, sys.stderr, description="dask")
+    return bar if bar.enabled else None

@@ -7,6 +7,10 @@
                 (--paired-bs | --paired-ar | --confidence) […]                (cli/significance.py)
     assay compare | report | audit | conform …   (cli/compare.py, report.py, audit.py, conform.py)
     assay profiles [METRIC] / assay knobs METRIC                              (cli/profiles.py)
+    assay completion bash|zsh|fish                                            (cli/completion.py)
+
+``-q``/``--quiet`` (before the command) turns every progress bar off (:func:`assay.core.progress.set_quiet`);
+bars are drawn only when stderr is a terminal anyway.
 
 Each command module adds its sub-parser and sets ``handler=<function(args) -> exit code>``.
 An error prints one line ``assay: error: …`` (escaped: :func:`assay.core.terminal.escape`) and
@@ -28,6 +32,7 @@ from importlib import import_module
 from assay._version import __version__
 from assay.core import accel
 from assay.core.errors import EXIT_INTERRUPTED, AssayError
+from assay.core.progress import set_quiet
 from assay.core.terminal import escape
 
 
@@ -38,17 +43,29 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {escape(message)}\n")
 
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        """As argparse, but an unknown option is reported by the command it was given to (that
+        command's usage, ``assay score: error: unrecognized arguments: --bogus``), not by ``assay``."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            commands = next((a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction)), {})
+            owner = commands.get(getattr(parsed, "command", None), self)
+            owner.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
 
 #: every command, in the order ``assay --help`` lists them: (names it adds, its module). A module's
 #: ``add_parser(sub)`` (``add_parsers`` for several names) adds its sub-parser(s).
 COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("score",), "assay.cli.score"),
     (("significance",), "assay.cli.significance"),
+    (("sacrebleu",), "assay.cli.sacrebleu"),
     (("compare",), "assay.cli.compare"),
     (("report",), "assay.cli.report"),
     (("audit",), "assay.cli.audit"),
     (("conform",), "assay.cli.conform"),
     (("profiles", "knobs"), "assay.cli.profiles"),
+    (("completion",), "assay.cli.completion"),
 )
 
 
@@ -64,6 +81,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     Without a command (``assay --help``, a typo), every command's parser is built."""
     parser = Parser(prog="assay", description="Reference-conformant text-generation metrics.")
     parser.add_argument("--version", action="version", version=f"assay {__version__}; {accel.status()}")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bars (they are drawn only when stderr is a terminal)")
     sub = parser.add_subparsers(dest="command", required=True)
     chosen = _selected(argv) if argv is not None else None
     for names, module_name in COMMANDS:
@@ -73,12 +92,20 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             continue
         module = import_module(module_name)
         (module.add_parsers if len(names) > 1 else module.add_parser)(sub)
+    for command in sub.choices.values():   # -q also after the command (``assay compare … -q``)
+        if "-q" not in command._option_string_actions and "--quiet" not in command._option_string_actions:
+            command.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                                 help="no progress bars (as assay -q)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        if "_ARGCOMPLETE" in os.environ and argv is None:   # a shell asks for completions (cli/completion.py)
+            from assay.cli.completion import complete
+            complete(build_parser)
         args = build_parser(sys.argv[1:] if argv is None else argv).parse_args(argv)
+        set_quiet(args.quiet)
         return args.handler(args)
     except AssayError as exc:
         print(f"assay: error: {escape(exc)}", file=sys.stderr)

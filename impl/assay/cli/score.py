@@ -15,7 +15,6 @@ result; without it nothing imports Dask.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from assay.cli.coco import run_coco_cli
@@ -40,7 +39,8 @@ def add_parser(sub: Any) -> None:
     sc.add_argument("--set", dest="knobs", action="append", default=[], metavar="KNOB=VALUE",
                     help="override a knob (repeatable; see `assay knobs METRIC`)")
     sc.add_argument("--sentence", action="store_true", help="one score per segment (the tool's sentence-level defaults)")
-    sc.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    sc.add_argument("-f", "--format", choices=("text", "json"), default="text",
+                    help="json: one document per score (schema assay-score/1, shipped as assay/output/schemas/score.schema.json)")
     add_width(sc, "decimals in text output (default: the tool's own)")
     add_encoding(sc)
     coco = sc.add_argument_group("COCO caption-toolkit JSON input (metric coco, instead of -i/-r)")
@@ -76,8 +76,17 @@ def run(args: argparse.Namespace) -> int:
     knobs = parse_knob_settings(args.knobs)
     configured = api.configure(args.metric, args.profile, "sentence" if args.sentence else "corpus", **knobs)
 
+    shown = [0]
+
     def show(s: Score) -> None:
-        print(json.dumps(s.to_json(), ensure_ascii=False) if args.format == "json" else s.text)
+        """Print one score: its text, or the versioned JSON document (``assay.output.score_json``)."""
+        if args.format != "json":
+            print(s.text)
+            return
+        from assay.output.score_json import dumps
+
+        shown[0] += 1
+        print(dumps(s, shown[0] if args.sentence else None))
 
     if dask:
         from assay.engine.dask_engine.files import score_shards

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from assay.core.domains import STAGES, Domain
 from assay.core.errors import KnobError
@@ -69,6 +69,7 @@ class Knob:
         if self.choices is not None and parsed not in self.choices:
             shown = ", ".join(str(c) for c in self.choices)
             raise KnobError(f"{where}knob {self.name!r}: {value!r} is not one of: {shown}")
+        assert self.domain is not None   # __post_init__ refuses a knob without one
         try:
             self.domain.check(parsed)
         except ValueError as exc:
@@ -164,7 +165,7 @@ class Config(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         return self._values[key]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._values)
 
     def __len__(self) -> int:

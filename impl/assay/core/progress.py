@@ -17,6 +17,9 @@ import sys
 from typing import Any, Protocol, TextIO
 
 _QUIET = False
+#: the bars drawn now, outermost first: a bar started while one is drawn (the METEOR 1.5 index built
+#: inside ``assay report``) is shown as the outer bar's label instead of a second bar
+_LIVE: list["ProgressBar"] = []
 
 
 def set_quiet(quiet: bool) -> None:
@@ -65,8 +68,10 @@ class ProgressBar:
         self.description = description
         self._rich: Any = None
         self._task: Any = None
-        if self.enabled:
+        self._outer = _LIVE[-1] if self.enabled and _LIVE else None
+        if self.enabled and self._outer is None:
             self._start(width)
+            _LIVE.append(self)
 
     def _start(self, width: int | None) -> None:
         from rich.console import Console
@@ -91,6 +96,9 @@ class ProgressBar:
     def step(self, label: str = "", n: int = 1) -> None:
         """``n`` units done; ``label`` says which (shown beside the bar, cut to 40 characters)."""
         self.done += n
+        if self._outer is not None:
+            share = f" {100 * self.done // self.total}%" if self.total else ""
+            self._outer.relabel(f"{self.description}{share}")
         if self._rich is not None:
             from assay.core.terminal import escape
 
@@ -99,8 +107,17 @@ class ProgressBar:
                 self._rich.update(self._task, total=self.total)
             self._rich.update(self._task, advance=n, label=escape(label)[:40])
 
+    def relabel(self, label: str) -> None:
+        """Show ``label`` beside the bar without a step (a nested job's own progress)."""
+        if self._rich is not None:
+            from assay.core.terminal import escape
+
+            self._rich.update(self._task, label=escape(label)[:40])
+
     def close(self, message: str = "") -> None:
         """End the bar (it disappears); ``message`` is printed on stderr in its place."""
+        if self in _LIVE:
+            _LIVE.remove(self)
         if self._rich is not None:
             self._rich.stop()
             self._rich = None

@@ -29,7 +29,7 @@ class SegmentStats:
             raise ValueError(f"rows of shape {self.rows.shape} do not match {len(self.columns)} columns")
 
     def __len__(self) -> int:
-        return self.rows.shape[0]
+        return int(self.rows.shape[0])
 
     def col(self, name: str) -> np.ndarray:
         return self.rows[:, self.columns.index(name)]
@@ -41,7 +41,7 @@ class SegmentStats:
 
     def total(self) -> np.ndarray:
         """Column sums: the corpus row of micro-averaged metrics."""
-        return self.rows.sum(axis=0)
+        return np.asarray(self.rows.sum(axis=0))
 
     def select(self, index: Sequence[int] | np.ndarray) -> "SegmentStats":
         """Rows in the given order (subsets, bootstrap resamples)."""

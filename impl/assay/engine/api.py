@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import repeat
 from operator import is_
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from assay.core.domains import integer
 from assay.core.errors import InputError, KnobError
@@ -76,7 +76,21 @@ def configure(metric: str, profile: str | None = None, level: str = "corpus", **
 
 
 def make_config(metric: str, profile: str | None = None, level: str = "corpus", **knobs: Any) -> tuple[Config, Profile]:
-    """``(config, profile)`` of :func:`configure`."""
+    """The complete knob assignment of ``metric`` under ``profile`` and ``knobs``, and the profile.
+
+    Parameters: ``metric`` a family name (``"bleu"``, ``"rouge"``, ... : ``assay profiles``);
+    ``profile`` a profile name (``"nltk"``, ``"bleu/nltk"``; None: the family's default);
+    ``level`` ``"corpus"`` or ``"sentence"`` (the tool's sentence-level defaults added);
+    ``knobs`` knob values that override the profile's (``assay knobs METRIC`` lists them).
+
+    Returns ``(config, profile)``: the :class:`~assay.core.knobs.Config` (every knob, read as
+    ``config["knob"]``) and the :class:`~assay.profiles.registry.Profile`. Raises
+    :class:`~assay.core.errors.KnobError` for an unknown metric, profile, knob or value.
+
+    >>> config, profile = make_config("bleu", "nltk")
+    >>> profile.full_name, config["smooth_method"]
+    ('bleu/nltk', 'float-min')
+    """
     configured = configure(metric, profile, level, **knobs)
     return configured.config, configured.profile
 
@@ -145,9 +159,56 @@ def _nrefs_of_segments(streams: list[list[Any]]) -> Callable[[int], str]:
     return lambda i: "var" if missing[i] else full
 
 
+def coco_shape(hyps: Any, refs: Any, orientation: str) -> tuple[Any, Any, str]:
+    """pycocoevalcap's dicts, ``refs={image_id: [captions]}`` and ``hyps={image_id: [caption]}`` (or
+    ``{image_id: caption}``), as ``(hyps, per-segment refs, "segments")`` in the order of ``refs``'s
+    keys; anything else is returned unchanged. Keys that differ are an :class:`InputError`."""
+    if not isinstance(hyps, Mapping) and not isinstance(refs, Mapping):
+        return hyps, refs, orientation
+    if not (isinstance(hyps, Mapping) and isinstance(refs, Mapping)):
+        raise InputError("COCO shape: pass both hyps={image_id: [caption]} and refs={image_id: [captions]} as dicts")
+    if hyps.keys() != refs.keys():
+        only_h, only_r = [k for k in hyps if k not in refs][:3], [k for k in refs if k not in hyps][:3]
+        raise InputError(f"COCO shape: hyps and refs must have the same image ids: only in hyps {only_h}, "
+                         f"only in refs {only_r} ({len(hyps)} vs {len(refs)} images)")
+    out_h, out_r = [], []
+    for key, captions in refs.items():
+        hyp = hyps[key]
+        one = len(hyp) == 1 if isinstance(hyp, (list, tuple)) else isinstance(hyp, str)
+        hyp = hyp[0] if one and not isinstance(hyp, str) else hyp
+        if not one or not (isinstance(hyp, str) or is_pretokenized([hyp])):
+            got = f"{len(hyp)} items" if isinstance(hyp, (list, tuple)) else f"a {type(hyp).__name__}"
+            raise InputError(f"COCO shape: hyps[{key!r}] must be one caption: a string, or a list holding "
+                             f"exactly one (a string or a token list); got {got}")
+        ref = [captions] if isinstance(captions, str) else captions
+        if not isinstance(ref, (list, tuple)) or not ref:
+            raise InputError(f"COCO shape: refs[{key!r}] must be a non-empty list of captions")
+        out_h.append(hyp)
+        out_r.append(list(ref))
+    return out_h, out_r, "segments"
+
+
+def target_prediction(hyps: Any, refs: Any, target: Any, prediction: Any) -> tuple[Any, Any]:
+    """rouge-score's argument names and order, ``target=`` (the reference) and ``prediction=``, as
+    ``(hyps, refs)``: one prediction string with a target string, or with a list of targets (its
+    references, as ``score_multi``); or a list of predictions with an aligned list of targets."""
+    if target is None and prediction is None:
+        if hyps is None or refs is None:
+            raise InputError("score needs hyps and refs (or rouge-score's target= and prediction=)")
+        return hyps, refs
+    if hyps is not None or refs is not None or target is None or prediction is None:
+        raise InputError("pass target= and prediction= together, instead of hyps and refs")
+    if isinstance(prediction, str):
+        return [prediction], ([[target]] if isinstance(target, str) else [[t] for t in target])
+    if isinstance(target, str):
+        raise InputError("prediction= is a list, so target= must be a list aligned with it")
+    return list(prediction), [list(target)]
+
+
 def _stats(configured: Configured, hyps: Sequence[Any], refs: Any, refs_orientation: str
            ) -> tuple[SegmentStats, list[list[Any]]]:
     """Reference streams checked, then the per-segment statistics of ``configured``."""
+    hyps, refs, refs_orientation = coco_shape(hyps, refs, refs_orientation)
     streams = normalize_refs(hyps, refs, refs_orientation)
     if not hyps:
         raise InputError("no hypotheses: the input is empty")
@@ -158,7 +219,19 @@ def _stats(configured: Configured, hyps: Sequence[Any], refs: Any, refs_orientat
 def compute_stats(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
                   level: str = "corpus", refs_orientation: str = "streams", **knobs: Any
                   ) -> tuple[SegmentStats, Config, Profile, list[list[Any]]]:
-    """Per-segment sufficient statistics for one configuration (the first stage)."""
+    """Per-segment sufficient statistics for one configuration: the first of the two scoring stages.
+
+    Parameters as :func:`score` (``level="sentence"`` for the tool's sentence-level knobs).
+
+    Returns ``(stats, config, profile, streams)``: the :class:`~assay.core.stats.SegmentStats`
+    (one row per segment, the family's columns), the complete configuration, the profile and the
+    checked reference streams. Rows can be summed, selected or resampled and scored again with
+    :func:`score_from_stats`, without tokenising again.
+
+    >>> stats, config, profile, streams = compute_stats("bleu", ["the cat sat on the mat", "a dog barked loudly"], [["the cat sat on the mat", "the dog barked loudly"]])
+    >>> len(stats), stats.columns[:3]
+    (2, ('hyp_len', 'ref_len', 'correct1'))
+    """
     configured = configure(metric, profile, level, **knobs)
     stats, streams = _stats(configured, hyps, refs, refs_orientation)
     return stats, configured.config, configured.profile, streams
@@ -166,7 +239,18 @@ def compute_stats(metric: str, hyps: Sequence[Any], refs: Any, profile: str | No
 
 def score_from_stats(metric: str, stats: SegmentStats, config: Config, profile: Profile, nrefs: str,
                      width: int | None = None) -> Score:
-    """The second stage: a Score from rows (all rows = corpus; one row = a sentence)."""
+    """The second stage: a :class:`~assay.core.score.Score` from statistics rows.
+
+    Parameters: ``metric`` the family; ``stats``, ``config``, ``profile`` as :func:`compute_stats`
+    returns them (any selection of the rows: all rows score the corpus, one row a sentence);
+    ``nrefs`` the signature's reference count (``"1"``, or ``"var"``); ``width`` the printed decimals.
+
+    Returns the Score, as :func:`score` would for those segments.
+
+    >>> stats, config, profile, streams = compute_stats("bleu", ["the cat sat on the mat", "a dog barked loudly"], [["the cat sat on the mat", "the dog barked loudly"]])
+    >>> round(score_from_stats("bleu", stats, config, profile, "1").value, 2)
+    83.76
+    """
     return family_score(get_family(metric), stats, config, profile, nrefs, width)
 
 
@@ -233,15 +317,53 @@ def sentence_scores_from_stats(configured: Configured, stats: SegmentStats, nref
     return out
 
 
-def score(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
-          refs_orientation: str = "streams", width: int | None = None, **knobs: Any) -> Score:
-    """Corpus-level score of ``hyps`` against reference streams ``refs`` under a profile and knobs."""
+def score(metric: str, hyps: Sequence[Any] | None = None, refs: Any = None, profile: str | None = None, *,
+          refs_orientation: str = "streams", width: int | None = None, target: Any = None,
+          prediction: Any = None, **knobs: Any) -> Score:
+    """Corpus-level score of ``hyps`` against the references ``refs``, as the profile's tool computes it.
+
+    Parameters:
+
+    - ``metric``: a family name (``"bleu"``, ``"chrf"``, ``"ter"``, ``"rouge"``, ``"meteor"``,
+      ``"cider"``, ``"nist"``, ``"coco"``);
+    - ``hyps``: the hypotheses, one string per segment (a token list per segment for profiles
+      with ``tokenize="none"``);
+    - ``refs``: reference *streams*, one list per reference set, each aligned with ``hyps``
+      (sacrebleu's shape); one list of references per segment (NLTK's shape) needs
+      ``refs_orientation="segments"``; pycocoevalcap's ``{image_id: [captions]}`` dicts are accepted
+      for ``hyps`` and ``refs`` together;
+    - ``profile``: the tool to reproduce (``"nltk"``, ``"bleu/nltk"``; None: the family's default,
+      ``assay profiles METRIC`` lists them);
+    - ``width``: decimals of the printed text (None: the tool's);
+    - ``target``/``prediction``: rouge-score's argument names, instead of ``refs``/``hyps``;
+    - ``knobs``: knob values over the profile's (``assay knobs METRIC``).
+
+    Returns a :class:`~assay.core.score.Score`: ``value`` (the tool's number, on its scale),
+    ``text`` (what the tool prints), ``signature``, ``components()``, ``to_json()``. Raises
+    :class:`~assay.core.errors.InputError` for bad input and :class:`~assay.core.errors.KnobError`
+    for an unknown metric, profile or knob (both :class:`~assay.core.errors.AssayError`).
+
+    >>> result = score("bleu", ["the cat sat on the mat", "a dog barked loudly"], [["the cat sat on the mat", "the dog barked loudly"]])
+    >>> round(result.value, 2), result.signature
+    (83.76, 'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0')
+    """
+    hyps, refs = target_prediction(hyps, refs, target, prediction)
     return score_configured(configure(metric, profile, "corpus", **knobs), hyps, refs,
                             refs_orientation=refs_orientation, width=width)
 
 
-def sentence_scores(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
-                    refs_orientation: str = "streams", width: int | None = None, **knobs: Any) -> list[Score]:
-    """One score per segment, with the tool's sentence-level defaults (e.g. sacrebleu's sentence_bleu)."""
+def sentence_scores(metric: str, hyps: Sequence[Any] | None = None, refs: Any = None, profile: str | None = None,
+                    *, refs_orientation: str = "streams", width: int | None = None, target: Any = None,
+                    prediction: Any = None, **knobs: Any) -> list[Score]:
+    """One score per segment, with the tool's sentence-level defaults (e.g. sacrebleu's ``sentence_bleu``,
+    which turns effective order on).
+
+    Parameters and errors as :func:`score`. Returns a list of :class:`~assay.core.score.Score`, one
+    per hypothesis, in order.
+
+    >>> [round(s.value, 2) for s in sentence_scores("bleu", ["the cat sat on the mat", "a dog barked loudly"], [["the cat sat on the mat", "the dog barked loudly"]])]
+    [100.0, 59.46]
+    """
+    hyps, refs = target_prediction(hyps, refs, target, prediction)
     return sentence_scores_configured(configure(metric, profile, "sentence", **knobs), hyps, refs,
                                       refs_orientation=refs_orientation, width=width)

@@ -11,6 +11,11 @@ that every knob it reads is declared text or statistics stage, which is what mak
 
 Tool failures (:class:`~assay.core.errors.ToolBehaviourError`) are cached like results, so a
 configuration space with a crashing corner is explored once.
+
+Below the statistics, the token ids are shared too: passes that tokenise the same hypothesis and
+reference lists with the same tokenizer and lowercasing (BLEU under ``per_segment_min_total`` 0
+and 1, or ``ref_length`` closest and shortest, ...) replay the first pass's ids instead of
+scanning the text again (:class:`assay.tokenizers.base.SharedEncodings`: exact, bounded memory).
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ from assay.core.stats import SegmentStats
 from assay.engine import api
 from assay.engine.registry import get_family
 from assay.profiles.registry import Profile, get_profile
+from assay.tokenizers.base import SharedEncodings
 
 
 class ReadTrackingConfig(Config):
@@ -79,6 +85,7 @@ class Evaluator:
         self.streams = api.normalize_refs(self.hyps, refs, refs_orientation)
         self.nrefs = api.nrefs_field(self.streams)
         self._by_stage: dict[tuple[Any, ...], SegmentStats | ToolBehaviourError] = {}
+        self._encodings = SharedEncodings()
         self.stats_computed = 0
 
     # ------------------------------------------------------------------ configurations
@@ -95,7 +102,8 @@ class Evaluator:
         cached = self._by_stage.get(key)
         if cached is None:
             try:
-                cached = self.family.segment_stats(self.hyps, self.streams, config)
+                with self._encodings.active():
+                    cached = self.family.segment_stats(self.hyps, self.streams, config)
             except ToolBehaviourError as exc:
                 cached = exc
             self._by_stage[key] = cached

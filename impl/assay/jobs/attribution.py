@@ -20,8 +20,16 @@ Exact over all ``2^n`` coalitions. Players:
   e.g. NLTK NIST's ZeroDivisionError) has no value. The knobs concerned are merged into one
   player that changes together (the merge that removes most invalid coalitions first), and the
   notes say which knobs and why.
-- **Too many players.** Beyond ``max_players`` players, players are merged (the notes say how):
-  ``merge="effect"`` (default) merges the two with the smallest one-step effects
+- **Too many players.** Up to ``max_players`` players (default 12: 4,096 coalitions, cheap because
+  score-stage knobs reuse the Evaluator's statistics) the values are exact. Beyond it,
+  ``merge="sample"`` (default) keeps every player and *estimates* the values by permutation
+  sampling: ``permutations`` random orders of the players (seeded, so a report is reproducible),
+  each player's value the mean of its marginal contributions ``v(P ∪ {i}) - v(P)`` (P: the players
+  before it in the order); each order's marginals add up to ``v(N) - v(∅)``, so the estimates still
+  add up to the difference. ``Attribution.method`` is then ``"sampled"`` and ``ci95`` holds each
+  estimate's 95% confidence half-width (1.96 standard errors of the mean); the notes say so.
+  The older alternatives merge players instead (the notes say how):
+  ``merge="effect"`` merges the two with the smallest one-step effects
   ``|v({i}) - v(∅)| + |v(N) - v(N∖{i})|`` repeatedly (2n extra evaluations); ``merge="order"``
   merges neighbouring knobs in the family's declaration order (which keeps related knobs
   together) into ``max_players`` groups without evaluating anything, for families whose
@@ -37,6 +45,9 @@ Exact over all ``2^n`` coalitions. Players:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import math
+import random
+import statistics
 from fractions import Fraction
 from itertools import combinations
 from math import factorial
@@ -50,6 +61,12 @@ from assay.profiles.registry import get_profile
 
 SCALE_KNOB = "scale"
 MAX_ENUMERATED_KNOBS = 16   # 2^16 configurations are validated before evaluation at most
+#: a Shapley part this small (in the metric's own scale) is "no effect": the tolerance policy's 1e-9,
+#: far above the last-bit differences operation order makes (~1e-14) and far below any printed digit
+NEGLIGIBLE = 1e-9
+EXACT_PLAYERS = 12          # default max_players: exact Shapley values over at most 4,096 coalitions
+PERMUTATIONS = 200          # permutation-sampling estimate beyond max_players: random orders scored
+Z95 = 1.959963984540054     # two-sided 95% normal quantile
 
 
 @dataclass(frozen=True)
@@ -67,6 +84,23 @@ class Attribution:
     changes: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # knob -> (from, to) value
     scale_on: float | None = None   # the scale the non-scale parts are expressed on (None: no scale knob)
     evaluations: int = 0            # coalitions scored
+    method: str = "exact"           # "exact" | "sampled" (permutation-sampling estimate, module doc)
+    ci95: dict[str, float] = field(default_factory=dict)   # sampled: player -> 95% CI half-width
+    permutations: int = 0           # sampled: random orders scored
+
+    @property
+    def no_effect(self) -> tuple[str, ...]:
+        """Players whose part is zero up to :data:`NEGLIGIBLE` (exact: they change nothing on this
+        input, in any coalition, beyond the last bits of floating-point arithmetic, e.g. BLEU's
+        ``score_arithmetic``; sampled: no sampled marginal moved the score): renderers fold them into
+        one line."""
+        return tuple(k for k, v in self.parts.items() if abs(v) <= NEGLIGIBLE and not self.ci95.get(k))
+
+    @property
+    def effective(self) -> dict[str, float]:
+        """The parts without the no-effect players."""
+        gone = set(self.no_effect)
+        return {k: v for k, v in self.parts.items() if k not in gone}
 
     @property
     def total(self) -> float:
@@ -78,7 +112,9 @@ class Attribution:
                 "start": self.start, "end": self.end, "total": self.total, "parts": dict(self.parts),
                 "groups": {k: list(v) for k, v in self.groups.items()},
                 "changes": {k: [_jsonable(a), _jsonable(b)] for k, (a, b) in self.changes.items()},
-                "scale_on": self.scale_on, "notes": list(self.notes), "evaluations": self.evaluations}
+                "scale_on": self.scale_on, "notes": list(self.notes), "evaluations": self.evaluations,
+                "method": self.method, "ci95": dict(self.ci95), "permutations": self.permutations,
+                "no_effect": list(self.no_effect)}
 
 
 def _jsonable(value: Any) -> Any:
@@ -96,13 +132,15 @@ class _Invalid:
 
 def attribute(evaluator: Evaluator, config_from: Config, config_to: Config,
               profile_from: str | None = None, profile_to: str | None = None,
-              max_players: int = 8, *, scale_on: str = "max", merge: str = "effect") -> Attribution:
+              max_players: int = EXACT_PLAYERS, *, scale_on: str = "max", merge: str = "sample",
+              permutations: int = PERMUTATIONS, seed: int = 0) -> Attribution:
     """Shapley decomposition of ``score(config_to) - score(config_from)`` over the differing knobs.
 
     ``evaluator`` holds the corpus (its statistics are reused across coalitions);
     ``profile_from``/``profile_to`` name the configurations (and their ``max_refs`` is checked).
     ``scale_on`` = ``max`` | ``from`` | ``to``: the scale of the non-scale parts (module doc).
-    ``merge`` = ``effect`` | ``order``: how players beyond ``max_players`` are grouped (module doc).
+    ``merge`` = ``sample`` | ``effect`` | ``order``: beyond ``max_players`` players, a permutation-sampling
+    estimate (``permutations`` random orders drawn with ``seed``) or how players are grouped (module doc).
     Raises the endpoint's own error when ``config_from`` or ``config_to`` cannot be scored.
     """
     metric = evaluator.metric
@@ -112,8 +150,10 @@ def attribute(evaluator: Evaluator, config_from: Config, config_to: Config,
             raise KnobError(f"{name} is a {cfg.metric!r} configuration, the evaluator scores {metric!r}")
     if max_players < 1:
         raise KnobError("max_players must be at least 1")
-    if merge not in _MERGES:
-        raise KnobError(f"merge must be effect or order, got {merge!r}")
+    if merge not in _MERGES and merge != "sample":
+        raise KnobError(f"merge must be sample, effect or order, got {merge!r}")
+    if permutations < 2:
+        raise KnobError("permutations must be at least 2 (a confidence interval needs two orders)")
     if scale_on not in ("max", "from", "to"):
         raise KnobError(f"scale_on must be max, from or to, got {scale_on!r}")
     _check_max_refs(evaluator, profile_from)
@@ -191,43 +231,96 @@ def attribute(evaluator: Evaluator, config_from: Config, config_to: Config,
         groups = _merge_by_order(groups, MAX_ENUMERATED_KNOBS, value, notes)
     groups = _merge_invalid(groups, lambda ch: isinstance(build(ch), _Invalid),
                             lambda ch: build(ch).reason, notes, "is not a valid configuration")
-    if len(groups) > max_players:
+    if len(groups) > max_players and merge != "sample":
         groups = _MERGES[merge](groups, max_players, value, notes)
-    groups = _merge_invalid(groups, lambda ch: isinstance(value(ch), _Invalid),
-                            lambda ch: value(ch).reason, notes, "cannot be scored")
-
-    # ---------------------------------------------------------------- exact Shapley values
+    sampled: tuple[dict[str, Fraction], dict[str, float]] | None = None
+    if len(groups) > max_players:
+        sampled = _sampled(groups, value, permutations, seed)
+        if sampled is None:   # a sampled coalition cannot be scored: merge as the exact path does, retry
+            groups = _merge_invalid(groups, lambda ch: isinstance(value(ch), _Invalid),
+                                    lambda ch: value(ch).reason, notes, "cannot be scored")
+            sampled = _sampled(groups, value, permutations, seed) if len(groups) > max_players else None
+    else:
+        groups = _merge_invalid(groups, lambda ch: isinstance(value(ch), _Invalid),
+                                lambda ch: value(ch).reason, notes, "cannot be scored")
+    names: dict[str, tuple[str, ...]] = {"+".join(g): g for g in groups}
     n = len(groups)
-    v: list[Fraction] = []
-    for mask in range(1 << n):
-        got = value(_knobs_of(groups, mask))
-        assert not isinstance(got, _Invalid)   # _merge_invalid left only scorable coalitions
-        v.append(Fraction(got))
-    weights = [Fraction(factorial(s) * factorial(n - s - 1), factorial(n)) for s in range(n)]
-    parts: dict[str, float] = {}
-    names: dict[str, tuple[str, ...]] = {}
-    exact: dict[str, Fraction] = {}
-    for i, group in enumerate(groups):
-        bit = 1 << i
-        phi = Fraction(0)
-        for mask in range(1 << n):
-            if not mask & bit:
-                phi += weights[bin(mask).count("1")] * (v[mask | bit] - v[mask])
-        name = "+".join(group)
-        exact[name] = phi
-        names[name] = group
+    if sampled is not None:
+        exact, ci95 = sampled
+        notes.append(f"{n} players exceed the exact limit of {max_players}: the parts are permutation-sampling "
+                     f"ESTIMATES of the Shapley values ({permutations} random orders, seed {seed}; "
+                     f"95% confidence half-widths in ci95), not exact values")
+    else:
+        exact, ci95 = _exact(groups, value), {}
+    v_first = Fraction(value(frozenset()))          # type: ignore[arg-type]
+    v_last = Fraction(value(_knobs_of(groups, (1 << n) - 1)))   # type: ignore[arg-type]
     if held:
-        scale_part = (v[0] - Fraction(start)) if scale_first else (Fraction(end) - v[-1])
+        scale_part = (v_first - Fraction(start)) if scale_first else (Fraction(end) - v_last)
         ordered = ([(SCALE_KNOB, scale_part)] if scale_first else []) + list(exact.items()) + \
                   ([] if scale_first else [(SCALE_KNOB, scale_part)])
         names[SCALE_KNOB] = (SCALE_KNOB,)
     else:
         ordered = list(exact.items())
     parts = {k: float(p) for k, p in ordered}
-    if n > 0:
+    if n > 0 and sampled is None:
         notes.append(f"exact Shapley values over {n} player(s), {1 << n} coalitions")
     return Attribution(metric, start, end, parts, notes, profile_from, profile_to,
-                       {k: names[k] for k in parts}, changes, scale_value, len(cache))
+                       {k: names[k] for k in parts}, changes, scale_value, len(cache),
+                       "exact" if sampled is None else "sampled", ci95, permutations if sampled else 0)
+
+
+def _exact(groups: list[tuple[str, ...]], value: Callable[[frozenset[str]], Any]) -> dict[str, Fraction]:
+    """Exact Shapley values over all ``2^n`` coalitions, in rational arithmetic.
+
+    ``phi_i = sum_s w_s * sum_{|S|=s, i∉S} (v(S∪{i}) - v(S))`` with ``w_s = s!(n-s-1)!/n!``: the inner
+    sums are taken per coalition size first (exact ``Fraction`` sums of the float scores, each
+    score converted once), so the weights multiply ``n`` sums instead of ``2^(n-1)`` terms."""
+    n = len(groups)
+    v: list[Fraction] = []
+    for mask in range(1 << n):
+        got = value(_knobs_of(groups, mask))
+        assert not isinstance(got, _Invalid)   # _merge_invalid left only scorable coalitions
+        v.append(Fraction(got))
+    sizes = [bin(mask).count("1") for mask in range(1 << n)]
+    weights = [Fraction(factorial(s) * factorial(n - s - 1), factorial(n)) for s in range(n)]
+    out: dict[str, Fraction] = {}
+    for i, group in enumerate(groups):
+        bit = 1 << i
+        by_size = [Fraction(0)] * n
+        for mask in range(1 << n):
+            if not mask & bit:
+                by_size[sizes[mask]] += v[mask | bit] - v[mask]
+        out["+".join(group)] = sum((w * t for w, t in zip(weights, by_size)), Fraction(0))
+    return out
+
+
+def _sampled(groups: list[tuple[str, ...]], value: Callable[[frozenset[str]], Any], permutations: int,
+             seed: int) -> tuple[dict[str, Fraction], dict[str, float]] | None:
+    """Permutation-sampling estimate of the Shapley values (module doc) and each estimate's 95%
+    confidence half-width ``Z95 * s / sqrt(m)`` (``s``: the sample standard deviation of the player's
+    ``m`` marginal contributions). None when a coalition on a sampled order cannot be scored."""
+    rng = random.Random(seed)
+    n = len(groups)
+    order = list(range(n))
+    marginals: list[list[Fraction]] = [[] for _ in range(n)]
+    for _ in range(permutations):
+        rng.shuffle(order)
+        mask = 0
+        prev = value(frozenset())
+        for i in order:
+            mask |= 1 << i
+            cur = value(_knobs_of(groups, mask))
+            if isinstance(cur, _Invalid) or isinstance(prev, _Invalid):
+                return None
+            marginals[i].append(Fraction(cur) - Fraction(prev))
+            prev = cur
+    means: dict[str, Fraction] = {}
+    ci95: dict[str, float] = {}
+    for i, group in enumerate(groups):
+        name = "+".join(group)
+        means[name] = sum(marginals[i], Fraction(0)) / permutations
+        ci95[name] = Z95 * statistics.stdev(float(x) for x in marginals[i]) / math.sqrt(permutations)
+    return means, ci95
 
 
 def _scale_problem(change: tuple[Any, Any] | None, scale_first: bool, start: float, end: float,

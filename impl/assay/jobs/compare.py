@@ -25,7 +25,7 @@ from assay.core.knobs import Config
 from assay.engine.api import check_max_refs
 from assay.engine.evaluate import Evaluator
 from assay.engine.registry import METRIC_NAMES, get_family
-from assay.jobs.attribution import SCALE_KNOB, Attribution, attribute
+from assay.jobs.attribution import EXACT_PLAYERS, SCALE_KNOB, Attribution, attribute
 from assay.metrics.rouge.text import TextPipeline
 from assay.metrics.ter.family import tokenizer_of
 from assay.profiles.registry import DEFAULT_PROFILE, Profile, profiles_of
@@ -60,8 +60,8 @@ class MetricView:
     scale_note: str = ""
     text_input: bool = True     # False: not scored from -i/-r text files (e.g. coco's JSON captions)
     reports: Callable[[Profile, Measure], bool] | None = None   # does the tool print this measure?
-    report_max_players: int = 8   # assay report: exact Shapley players (statistics-heavy families: fewer)
-    merge: str = "effect"         # grouping beyond the player limit (attribution.attribute's merge)
+    merge: str = "sample"         # beyond the exact player limit (attribution.attribute's merge)
+    scale_label: str = "0-100"    # the printed scale of the normalised column (axes, summary)
 
 
 def _per_scale(full: float) -> Callable[[Config], float]:
@@ -108,17 +108,16 @@ def _rouge_reports(profile: Profile, measure: Measure) -> bool:
 #: the one table to extend when a family is added (families without an entry: default_view)
 VIEWS: dict[str, MetricView] = {v.metric: v for v in (
     MetricView("bleu", (Measure("BLEU"),), _per_scale(100.0), tokens=_word_tokens),
-    MetricView("nist", (Measure("NIST"),), None, tokens=_word_tokens,
+    MetricView("nist", (Measure("NIST"),), None, tokens=_word_tokens, scale_label="NIST",
                scale_note="NIST has no bounded scale; shown as is"),
     MetricView("chrf", (Measure("chrF"),), _per_scale(100.0), tokens=_chrf_tokens),
     MetricView("ter", (Measure("TER"),), _per_scale(100.0), lower_is_better=True, tokens=_ter_tokens),
     MetricView("rouge", tuple(Measure(t, {"types": (t,)}) for t in ("rouge1", "rouge2", "rougeL", "rougeLsum")),
-               _fixed(100.0), tokens=_rouge_tokens, reports=_rouge_reports, report_max_players=3, merge="order",
+               _fixed(100.0), tokens=_rouge_tokens, reports=_rouge_reports,
                scale_note="F-measure x 100; ROUGE-1.5.5's ROUGE-L is rougeLsum"),
-    MetricView("cider", (Measure("CIDEr"),), _per_scale(1000.0), tokens=_word_tokens,
+    MetricView("cider", (Measure("CIDEr"),), _per_scale(1000.0), tokens=_word_tokens, scale_label="CIDEr x100",
                scale_note="CIDEr-D x 100 as papers print it (pycocoevalcap's value x 100; scale 1 x 1000)"),
-    MetricView("meteor", (Measure("METEOR"),), _fixed(100.0), tokens=_meteor_tokens, report_max_players=2,
-               merge="order"),
+    MetricView("meteor", (Measure("METEOR"),), _fixed(100.0), tokens=_meteor_tokens),
     MetricView("coco", (), None, text_input=False,
                scale_note="composite of the caption toolkit on COCO JSON: `assay score coco`"),
 )}
@@ -127,7 +126,8 @@ VIEWS: dict[str, MetricView] = {v.metric: v for v in (
 def default_view(metric: str) -> MetricView:
     """A family without an entry in VIEWS: one row, normalised by its ``scale`` knob if it has one."""
     has_scale = SCALE_KNOB in get_family(metric).knobset
-    return MetricView(metric, (Measure(metric),), _per_scale(100.0) if has_scale else None)
+    return MetricView(metric, (Measure(metric),), _per_scale(100.0) if has_scale else None,
+                      scale_label="0-100" if has_scale else "tool scale")
 
 
 def view_of(metric: str) -> MetricView:
@@ -245,6 +245,17 @@ def measure_config(ev: Evaluator, profile: str, measure: Measure, level: str = "
     return ev.config(profile, level, **dict(measure.knobs))[0]
 
 
+def progress_steps(metrics: Sequence[str] | None = None, profiles: Sequence[str] | None = None) -> int:
+    """How many times :func:`compare` calls its ``progress`` hook (one per metric, measure and profile
+    scored): the total of a progress bar over the comparison."""
+    total = 0
+    for metric in select_metrics(metrics):
+        view = view_of(metric)
+        if view.text_input and view.measures:
+            total += len(view.measures) * sum(_profile_wanted(metric, p.name, profiles) for p in profiles_of(metric))
+    return total
+
+
 def compare(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metrics: Sequence[str] | None = None,
             profiles: Sequence[str] | None = None, progress: Progress | None = None) -> Comparison:
     """Score ``hyps`` against reference streams under every selected profile of every metric."""
@@ -337,10 +348,25 @@ class PairAttribution:
     segment_note: str = ""
     start_normalised: float | None = None
     end_normalised: float | None = None
+    factor: float | None = None    # tool-scale parts (on scale_on) x factor = normalised parts
+
+    def part(self, name: str) -> float:
+        """Player ``name``'s part on the normalised scale when there is one, else on the tool scale."""
+        return (self.normalised_parts or self.attribution.parts)[name]
+
+    def ci95(self, name: str) -> float | None:
+        """Sampled attributions: the 95% confidence half-width of ``part(name)`` (None when exact)."""
+        half = self.attribution.ci95.get(name)
+        if half is None:
+            return None
+        factor = self.factor
+        return half * (factor if factor is not None else 1.0)
 
     def as_dict(self, text: bool = True) -> dict[str, Any]:
         return {"metric": self.metric, "measure": self.measure, "from": self.a, "to": self.b,
                 **{k: v for k, v in self.attribution.as_dict().items() if k not in ("metric",)},
+                "ci95_normalised": ({k: self.ci95(k) for k in self.attribution.ci95}
+                                    if self.normalised_parts is not None else None),
                 "normalised_parts": self.normalised_parts, "start_normalised": self.start_normalised,
                 "end_normalised": self.end_normalised, "segment_note": self.segment_note,
                 "segments": [s.as_dict(text) for s in self.segments]}
@@ -361,7 +387,7 @@ def sentence_values(cmp: Comparison, metric: str, measure: Measure, profile: str
 
 
 def attribute_pair(cmp: Comparison, metric: str, measure: str | None, a: str, b: str, *, top: int = 10,
-                   with_tokens: bool = True, max_players: int = 8) -> PairAttribution:
+                   with_tokens: bool = True, max_players: int = EXACT_PLAYERS) -> PairAttribution:
     """Shapley attribution of profile ``b``'s score minus profile ``a``'s on one measure, and the
     ``top`` segments whose sentence scores differ most between the two."""
     table = cmp.table(metric, measure)
@@ -405,7 +431,8 @@ def attribute_pair(cmp: Comparison, metric: str, measure: str | None, a: str, b:
     if with_tokens and segments and view.tokens is not None:
         _add_tokens(cmp, view, table.measure, ev, a, b, segments)
     return PairAttribution(metric, table.measure.label, a, b, result, normalised, segments, note,
-                           norms[0] if normalised is not None else None, norms[1] if normalised is not None else None)
+                           norms[0] if normalised is not None else None, norms[1] if normalised is not None else None,
+                           factor if normalised is not None else None)
 
 
 def local_profile(name: str, metric: str) -> str | None:
@@ -417,13 +444,16 @@ def local_profile(name: str, metric: str) -> str | None:
     return name
 
 
-def attribute_tables(cmp: Comparison, a: str, b: str, *, top: int = 10, max_players: int = 8
-                     ) -> tuple[list[PairAttribution], list[str]]:
+def attribute_tables(cmp: Comparison, a: str, b: str, *, top: int = 10, max_players: int = EXACT_PLAYERS,
+                     progress: Progress | None = None) -> tuple[list[PairAttribution], list[str]]:
     """``--attribute A B``: the attribution of B - A on every table that has scores of both profiles, and
-    why a table that has both profiles has none (``"metric measure: reason"``)."""
+    why a table that has both profiles has none (``"metric measure: reason"``). ``progress`` is called
+    once per table of ``cmp`` (``len(cmp.tables)`` calls)."""
     pairs: list[PairAttribution] = []
     unavailable: list[str] = []
     for table in cmp.tables:
+        if progress:
+            progress(f"attribution {table.metric} {table.measure.label}")
         pa, pb = local_profile(a, table.metric), local_profile(b, table.metric)
         if pa is None or pb is None:
             continue
@@ -510,17 +540,22 @@ def render_markdown(cmp: Comparison) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A GitHub-flavoured Markdown table (tabulate's ``pipe`` format; cells taken as text, ``|`` and
+    line breaks in a cell escaped)."""
+    from tabulate import tabulate
+
     esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")  # noqa: E731
-    out = ["| " + " | ".join(esc(h) for h in headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    out += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
-    return "\n".join(out)
+    return str(tabulate([[esc(c) for c in row] for row in rows], headers=[esc(h) for h in headers],
+                        tablefmt="pipe", disable_numparse=True, stralign="left"))
 
 
-def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max([len(h)] + [len(str(r[i])) for r in rows]) for i, h in enumerate(headers)]
-    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A plain-text table for the terminal (tabulate's ``simple`` format, cells taken as text)."""
+    from tabulate import tabulate
+
+    return str(tabulate([[str(c) for c in row] for row in rows], headers=list(headers), tablefmt="simple",
+                        disable_numparse=True, stralign="left"))
 
 
 def render_text(cmp: Comparison) -> str:
@@ -537,13 +572,22 @@ def render_text(cmp: Comparison) -> str:
 
 
 def _part_rows(pa: PairAttribution) -> list[list[str]]:
+    """One row per player with an effect (sampled: ``estimate ± 95% half-width``), the players without
+    effect folded into one ``no effect`` row (:attr:`Attribution.no_effect`), then the total."""
     att = pa.attribution
     rows = []
-    for name, part in att.parts.items():
+    for name, part in att.effective.items():
         changes = "; ".join(f"{k}: {_show(att.changes[k][0])} → {_show(att.changes[k][1])}"
                             for k in att.groups.get(name, (name,)) if k in att.changes)
+        half = att.ci95.get(name)
+        tool = f"{part:+.6f}" + (f" ± {half:.6f}" if half is not None else "")
         norm = "—" if pa.normalised_parts is None else f"{pa.normalised_parts[name]:+.4f}"
-        rows.append([name, changes, f"{part:+.6f}", norm])
+        if pa.normalised_parts is not None and half is not None:
+            norm += f" ± {pa.ci95(name):.4f}"
+        rows.append([name, changes, tool, norm])
+    if att.no_effect:
+        rows.append(["no effect", ", ".join(att.no_effect), f"{0.0:+.6f}",
+                     "—" if pa.normalised_parts is None else f"{0.0:+.4f}"])
     rows.append(["total", f"{fmt(att.start, 6)} → {fmt(att.end, 6)}", f"{att.total:+.6f}",
                  "—" if pa.normalised_parts is None else f"{sum(pa.normalised_parts.values()):+.4f}"])
     return rows

@@ -3,9 +3,8 @@
 - ``--confidence`` (one system): ``NAME|SIG = 28.3 (μ = 28.2 ± 3.1) <verbose part>``, several
   metrics right-aligned on the ``NAME|SIG`` part; JSON adds ``confidence_mean``,
   ``confidence_var`` (the half-width), ``confidence`` to the score's JSON (rounded to the width).
-- ``--paired-bs`` / ``--paired-ar``: a box table (tabulate's fancy_grid look: first column
-  right-aligned, metric columns centred with the extra space on the right, width = max(header
-  + 2, widest line)), ``Baseline: NAME`` first, each other system with a second line
+- ``--paired-bs`` / ``--paired-ar``: a box table drawn by tabulate (``fancy_grid``, as sacrebleu
+  draws it: first column right-aligned, metric columns centred), ``Baseline: NAME`` first, each other system with a second line
   ``(p = 0.1234)`` (4 decimals, ``*`` when p < 0.05), then the explanation and the signatures.
 
 The functions read the result objects by their fields only (the protocols below), so this module
@@ -131,29 +130,14 @@ def _cells(res: PairedView) -> tuple[list[str], list[list[str]]]:
 
 
 def fancy_grid(headers: list[str], rows: list[list[str]]) -> str:
-    """A box table like tabulate's ``fancy_grid`` (column 0 right-aligned, others centred)."""
-    lines_of = [[cell.split("\n") for cell in row] for row in rows]
-    widths = []
-    for c, head in enumerate(headers):
-        widest = max((len(line) for row in lines_of for line in row[c]), default=0)
-        widths.append(max(len(head) + 2, widest))
+    """The box table sacrebleu prints: tabulate's ``fancy_grid``, the first column right-aligned, the
+    others centred, cells taken as text (``1.0`` stays ``1.0``). sacrebleu draws it with tabulate,
+    so tabulate draws it here too: byte for byte the same (the golden and differential significance
+    tests compare the printed text character for character)."""
+    from tabulate import tabulate
 
-    def fmt(c: int, text: str) -> str:
-        return f"{text:>{widths[c]}}" if c == 0 else f"{text:^{widths[c]}}"
-
-    def rule(left: str, fill: str, mid: str, right: str) -> str:
-        return left + mid.join(fill * (w + 2) for w in widths) + right
-
-    out = [rule("╒", "═", "╤", "╕"),
-           "│" + "│".join(f" {fmt(c, h)} " for c, h in enumerate(headers)) + "│",
-           rule("╞", "═", "╪", "╡")]
-    for r, row in enumerate(lines_of):
-        height = max(len(cell) for cell in row)
-        for k in range(height):
-            out.append("│" + "│".join(f" {fmt(c, cell[k] if k < len(cell) else '')} "
-                                      for c, cell in enumerate(row)) + "│")
-        out.append(rule("├", "─", "┼", "┤") if r < len(lines_of) - 1 else rule("╘", "═", "╧", "╛"))
-    return "\n".join(out)
+    return str(tabulate(rows, headers=headers, tablefmt="fancy_grid", disable_numparse=True,
+                        colalign=["right"] + ["center"] * (len(headers) - 1)))
 
 
 def _boxed_title(title: str) -> list[str]:

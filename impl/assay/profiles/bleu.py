@@ -8,11 +8,14 @@ _SACREBLEU = dict(tokenize="13a", lowercase=False, lowercase_mode="unicode", smo
                   smooth_value=None, effective_order=False, max_ngram_order=4, weights="uniform",
                   missing_order="stop", no_match="zero", zero_precision="zero",
                   per_segment_min_total=0, ref_length="closest", empty_refs="keep", scale=100,
-                  epsilon="none")
+                  epsilon="none", score_arithmetic="sacrebleu")
 _NLTK = dict(_SACREBLEU, tokenize="none", smooth_method="float-min", weights=(0.25, 0.25, 0.25, 0.25),
-             zero_precision="skip", per_segment_min_total=1, scale=1, auto_reweigh=False)
+             zero_precision="skip", per_segment_min_total=1, scale=1, auto_reweigh=False, score_arithmetic="nltk")
+#: the operation order of tools whose last bits are not verified (the Moses scripts print rounded numbers;
+#: the third-party implementations below keep the order they were fitted with)
+_UNVERIFIED = "weighted-logs"
 _MTEVAL = dict(_SACREBLEU, tokenize="mteval-13a", lowercase=True, lowercase_mode="ascii",
-               missing_order="one", no_match="smooth", scale=1)
+               missing_order="one", no_match="smooth", scale=1, score_arithmetic=_UNVERIFIED)
 
 _NLTK_CALL = ("nltk.translate.bleu_score.corpus_bleu(list_of_references, hypotheses) (sentence level: "
               "sentence_bleu(references, hypothesis)); list_of_references[i] = [r.split() for each reference r "
@@ -82,7 +85,8 @@ PROFILES: tuple[Profile, ...] = (
                       follows_claim=("weights", "max_ngram_order"), rank=5),))),
     Profile(
         "bleu", "multi-bleu", "multi-bleu.perl", ("mosesdecoder@34452895f350",),
-        dict(_SACREBLEU, tokenize="multi-bleu", smooth_method="none", lowercase_mode="ascii"),
+        dict(_SACREBLEU, tokenize="multi-bleu", smooth_method="none", lowercase_mode="ascii",
+             score_arithmetic=_UNVERIFIED),
         "Moses multi-bleu.perl: bytes split on ASCII whitespace, -lc ASCII-only, no smoothing (any zero order -> 0).",
         command="perl multi-bleu.perl [-lc] ref < hyp   (several references: files ref0, ref1, ...)",
         text_format="multi-bleu",
@@ -92,7 +96,7 @@ PROFILES: tuple[Profile, ...] = (
     Profile(
         "bleu", "multi-bleu-detok", "multi-bleu-detok.perl", ("mosesdecoder@34452895f350",),
         dict(_SACREBLEU, tokenize="13a", smooth_method="none", lowercase_mode="perl",
-             lowercase_refs_after_tokenizing=True, chop_unterminated_last_line=True),
+             lowercase_refs_after_tokenizing=True, chop_unterminated_last_line=True, score_arithmetic=_UNVERIFIED),
         "Moses multi-bleu-detok.perl: 13a tokens, Perl lc (-lc: hyp before tokenising, refs after), no "
         "smoothing; chop drops the last character of an unterminated last line.",
         command="perl multi-bleu-detok.perl [-lc] ref < hyp   (several references: files ref0, ref1, ...)",
@@ -121,7 +125,8 @@ PROFILES: tuple[Profile, ...] = (
                       follows_claim=("max_ngram_order",), rank=8),))),
     Profile(
         "bleu", "d2l", "d2l (d2l-ai/d2l-en)", ("d2l-ai/d2l-en@23d7a5aeccee",),
-        dict(_SACREBLEU, tokenize="space", smooth_method="none", weights="halving", missing_order="one", scale=1),
+        dict(_SACREBLEU, tokenize="space", smooth_method="none", weights="halving", missing_order="one", scale=1,
+             score_arithmetic="d2l"),
         "Dive-into-Deep-Learning bleu(pred_seq, label_seq, k): str.split(' ') tokens, weights 1/2^n, "
         "BP exp(min(0, 1 - len(label)/len(pred))), one reference; orders above len(pred) are skipped "
         "(since d2l-en 03f5ae51, 2022).", max_refs=1,
@@ -130,7 +135,8 @@ PROFILES: tuple[Profile, ...] = (
             AuditGrid(dict(scale=(1, 100)), follows_claim=("max_ngram_order",), rank=9),))),
     Profile(
         "bleu", "d2l@2021", "d2l (seed 002)", ("seed-002",),
-        dict(_SACREBLEU, tokenize="none", smooth_method="none", weights="halving", missing_order="error", scale=1),
+        dict(_SACREBLEU, tokenize="none", smooth_method="none", weights="halving", missing_order="error", scale=1,
+             score_arithmetic="d2l"),
         "d2l's bleu before 2022 (the version seed 002 prints): every order up to k, so a hypothesis shorter "
         "than k tokens divides by len(pred) - n + 1 = 0 (ZeroDivisionError).", max_refs=1,
         command="bleu(label.split(), pred.split(), k=4) as printed in seed 002 (d2l before 2022)",
@@ -138,7 +144,7 @@ PROFILES: tuple[Profile, ...] = (
     Profile(
         "bleu", "coco", "pycocoevalcap", ("1.2",),
         dict(_SACREBLEU, tokenize="none", smooth_method="none", missing_order="one", no_match="smooth",
-             ref_length="closest", scale=1, epsilon="coco"),
+             ref_length="closest", scale=1, epsilon="coco", score_arithmetic=_UNVERIFIED),
         "pycocoevalcap Bleu(4) (BleuScorer, option 'closest'): str.split() of pre-tokenised captions (COCOEvalCap "
         "runs PTBTokenizer first), p_n = (correct+1e-15)/(total+1e-9), ratio (c+1e-15)/(r+1e-9); value Bleu_4, "
         "components Bleu_1..Bleu_4; sentence level the same formula per segment.",
@@ -148,6 +154,47 @@ PROFILES: tuple[Profile, ...] = (
             AuditGrid(dict(scale=(1, 100), lowercase=(False, True)), follows_claim=("max_ngram_order",),
                       rank=6),),
             standard_for=("captions",), standard_follows=("max_ngram_order",))),
+    # third-party implementations (fixtures/thirdparty, recorded by conformance/regen/thirdparty.py)
+    Profile(
+        "bleu", "hf-evaluate", "HF evaluate bleu (TF NMT compute_bleu)", ("evaluate 0.4.6",),
+        dict(_SACREBLEU, smooth_method="none", ref_length="shortest", zero_length="error", scale=1,
+             score_arithmetic=_UNVERIFIED),
+        "Hugging Face evaluate's `bleu` (evaluate 0.4.6, metrics/bleu at v0.4.6): its copy of sacrebleu's 13a "
+        "tokeniser, then TensorFlow NMT's compute_bleu: shortest reference length, no smoothing, 0-1 scale; a "
+        "hypothesis or reference length of 0 raises ZeroDivisionError. Sentence level: compute on one segment.",
+        command="evaluate.load('bleu').compute(predictions=hyps, references=[[refs of segment i] ...])['bleu'] "
+                "(evaluate 0.4.6; sentence level: the same call on a one-segment corpus)"),
+    Profile(
+        "bleu", "torchmetrics", "torchmetrics BLEUScore", ("torchmetrics 1.9.0",),
+        dict(_SACREBLEU, tokenize="none", smooth_method="none", ref_length="closest-first", scale=1,
+             score_arithmetic=_UNVERIFIED),
+        "torchmetrics BLEUScore() defaults (n_gram 4, smooth False): str.split() tokens, no smoothing, the closest "
+        "reference length with ties to the first listed reference, 0-1 scale (float32 tensors: agrees to ~1e-7).",
+        command="torchmetrics.text.BLEUScore()(preds, [[refs of segment i] ...]) (torchmetrics 1.9.0, torch 2.13.0; "
+                "sentence level: a one-segment corpus)"),
+    Profile(
+        "bleu", "torchmetrics-sacrebleu", "torchmetrics SacreBLEUScore", ("torchmetrics 1.9.0",),
+        dict(_SACREBLEU, smooth_method="none", ref_length="closest-first", scale=1, score_arithmetic=_UNVERIFIED),
+        "torchmetrics SacreBLEUScore() defaults (tokenize 13a, lowercase False, smooth False): sacrebleu's 13a "
+        "tokens, but no smoothing, ties of the closest reference length to the first listed, 0-1 scale (float32).",
+        command="torchmetrics.text.SacreBLEUScore()(preds, [[refs of segment i] ...]) (torchmetrics 1.9.0; "
+                "sentence level: a one-segment corpus)"),
+    Profile(
+        "bleu", "compare-mt", "compare-mt BleuScorer", ("compare-mt 0.2.10",),
+        dict(_NLTK, smooth_method="none", scale=100, score_arithmetic=_UNVERIFIED),
+        "compare-mt's BleuScorer (corpus only, one reference): token lists, max(1, #n-grams) per segment, no "
+        "smoothing, a zero precision contributes log 1 (as NLTK's skip), no matching unigram -> 0, 0-100 scale.",
+        max_refs=1,
+        command="compare_mt.scorers.BleuScorer().score_corpus([r.split() for r in refs], [h.split() for h in hyps])[0] "
+                "(compare-mt 0.2.10)"),
+    Profile(
+        "bleu", "fast-bleu", "fast-bleu BLEU", ("fast-bleu 0.0.90",),
+        dict(_NLTK, smooth_method="floor", score_arithmetic=_UNVERIFIED),
+        "fast-bleu's BLEU (C++ port of NLTK sentence_bleu) with its default smoothing_func=1: NLTK method1 (a zero "
+        "match count becomes 0.1), whitespace tokens, 0-1 scale; it scores sentences only (the corpus level here is "
+        "NLTK corpus_bleu with method1).",
+        command="fast_bleu.BLEU([r.split() for r in refs of the segment], {4: (0.25,)*4})"
+                ".get_score([hyp.split()])[4][0] (fast-bleu 0.0.90)"),
 )
 
 DEFAULT = "sacrebleu"

@@ -90,7 +90,18 @@ def register(profile: Profile, default: bool = False) -> Profile:
 
 
 def get_profile(metric: str, name: str | None) -> Profile:
-    """The profile ``name`` of ``metric`` (``metric/name`` is accepted too); default profile if None."""
+    """One profile: the preset of every knob that reproduces one tool.
+
+    Parameters: ``metric`` a family name (``"bleu"``); ``name`` a profile of it (``"nltk"``, or
+    ``"bleu/nltk"``), None for the family's default.
+
+    Returns the :class:`Profile` (``full_name``, ``tool``, ``tool_versions``, ``knobs``,
+    ``command``, ...). Raises :class:`~assay.core.errors.KnobError` for an unknown metric or profile.
+
+    >>> profile = get_profile("bleu", "nltk")
+    >>> profile.full_name, profile.tool, profile.tool_versions
+    ('bleu/nltk', 'nltk', ('3.10.4',))
+    """
     metric = metric.lower()
     _load_profiles_of(metric)
     if name is None:
@@ -124,6 +135,13 @@ def _load_profiles_of(metric: str) -> None:
 
 
 def profiles_of(metric: str | None = None) -> list[Profile]:
+    """Every registered profile of ``metric`` (a family name), or of every family when None.
+
+    Returns a list of :class:`Profile`, in the order the family's profile module lists them.
+
+    >>> [p.name for p in profiles_of("ter")]
+    ['sacrebleu', 'sacrebleu@1']
+    """
     for name in ([metric.lower()] if metric else METRIC_NAMES):
         _load_profiles_of(name)
     return [p for (m, _), p in _PROFILES.items() if metric is None or m == metric.lower()]

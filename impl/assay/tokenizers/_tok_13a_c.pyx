@@ -22,7 +22,19 @@ first-seen order), keyed on the code points in an open-addressing hash table. A 
 8 code points below U+0100 (nearly every word of a European corpus) is its own key: its code
 points packed into one 64-bit integer (with its length), so looking it up compares two integers;
 a longer token is keyed on a hash of its code points and compared code point by code point.
+
+Options (the same engine serves three tokenizers; :mod:`assay.tokenizers.zh` and
+:mod:`assay.tokenizers.mteval` use it too): ``perl_space`` (Perl ``\\s``: U+001C-U+001F are not
+whitespace; mteval-13a), ``ends_digit`` (a string end counts as a digit for rules 4b/4c: ``zh`` runs
+the rules on the unpadded text) and ``isolate`` (a table of the BMP code points that are tokens of
+their own, as rule 4a punctuation is: ``zh``'s "Chinese" characters), and how the line is trimmed.
+
+Shared machinery (``_tok_13a_c.pxd``, cimported by the other compiled tokenizers): a *scanner*
+cuts a line into :c:type:`Span` s, :class:`Scratch` runs a line through lowercasing, trimming,
+an optional rewrite and a scanner, :func:`tokens_with` / :meth:`CodeTable.encode_with` drive a
+scanner over a corpus to token lists / ids.
 """
+
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.unicode cimport PyUnicode_AsUCS4, PyUnicode_GET_LENGTH, PyUnicode_Substring, Py_UNICODE_ISSPACE
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
@@ -43,10 +55,17 @@ cdef enum:   # character classes
     DOTCOMMA = 3   # '.' or ','
     DASH = 4       # '-'
 
-cdef unsigned char CLASS[128]
+cdef unsigned char CLASS[128]         # Python whitespace (str.isspace)
+cdef unsigned char CLASS_PERL[128]    # Perl \s: U+001C-U+001F are ordinary characters
 cdef unsigned char TRIGGERS[128]      # '\n', '&', '<': the line needs rules 1-3
 cdef uint64_t FNV_OFFSET = 14695981039346656037ULL
 cdef uint32_t LONG = 0x80000000U       # tag flag: the key is a hash, not the packed code points
+
+
+cdef struct Rules:
+    const unsigned char* cls           # CLASS or CLASS_PERL
+    bint ends_digit                    # a string end counts as a digit (rules 4b/4c)
+    const unsigned char* isolate       # NULL, or 0x10000 flags: BMP code points isolated like 4a
 
 
 cdef void _init_classes():
@@ -61,6 +80,10 @@ cdef void _init_classes():
     CLASS[ord("-")] = DASH
     for c in b"\n&<":
         TRIGGERS[c] = 1
+    for c in range(128):
+        CLASS_PERL[c] = CLASS[c]
+    for c in range(0x1C, 0x20):
+        CLASS_PERL[c] = NORMAL
 
 
 _init_classes()
@@ -70,17 +93,14 @@ cdef inline bint _digit(Py_UCS4 c) noexcept:
     return 48 <= c <= 57
 
 
-cdef inline int _class(Py_UCS4 c) noexcept:
+cdef inline int _class(Py_UCS4 c, const unsigned char* cls, const unsigned char* iso) noexcept:
     if c < 128:
-        return CLASS[c]
-    return SPACE if Py_UNICODE_ISSPACE(c) else NORMAL
-
-
-cdef struct Span:
-    Py_ssize_t start
-    Py_ssize_t end
-    uint64_t word        # the code points packed 8 bits each (meaningful when packed)
-    bint packed          # at most 8 code points, all below U+0100
+        return cls[c]
+    if Py_UNICODE_ISSPACE(c):
+        return SPACE
+    if iso != NULL and c < 0x10000 and iso[c]:
+        return ALONE
+    return NORMAL
 
 
 cdef inline void _emit(Span* spans, Py_ssize_t* m, Py_ssize_t start, Py_ssize_t end, uint64_t word,
@@ -93,21 +113,39 @@ cdef inline void _emit(Span* spans, Py_ssize_t* m, Py_ssize_t start, Py_ssize_t 
     m[0] += 1
 
 
-cdef Py_ssize_t scan(Py_UCS4* s, Py_ssize_t n, Span* spans, bint check) noexcept:
+cdef void emit(Span* spans, Py_ssize_t* m, const Py_UCS4* s, Py_ssize_t start, Py_ssize_t end) noexcept:
+    """Append the token ``s[start:end]`` (packing its key when it is short and below U+0100)."""
+    cdef uint64_t word = 0
+    cdef uint32_t high = 0
+    cdef Py_ssize_t k
+    if end - start <= 8:
+        for k in range(start, end):
+            word = (word << 8) | <uint64_t>s[k]
+            high |= <uint32_t>s[k]
+    else:
+        high = 256
+    _emit(spans, m, start, end, word, high)
+
+
+cdef Py_ssize_t scan(Py_UCS4* s, Py_ssize_t n, Span* spans, const void* opts, bint check) noexcept:
     """Rules 4-5 on ``s[:n]``: writes the tokens into ``spans`` (room for ``n``) and returns how
     many there are; -1 when ``check`` and the text holds a character that calls for rules 1-3.
     ``s[n]`` must be writable: a space is put there to end the last run of ordinary characters."""
+    cdef const Rules* r = <const Rules*>opts
+    cdef const unsigned char* cls = r.cls
+    cdef const unsigned char* iso = r.isolate
+    cdef bint ends_digit = r.ends_digit
     cdef Py_ssize_t i = 0, j, k, p, start = -1, m = 0
-    cdef int cls
-    cdef bint attach
+    cdef int kind
+    cdef bint attach, left_digit, right_digit
     cdef uint64_t word = 0
     cdef Py_UCS4 c
     cdef uint32_t high = 0             # the bitwise or of the token's code points
     s[n] = 32
     while i < n:
         c = s[i]
-        cls = _class(c)
-        if cls == NORMAL or (cls == DASH and (i == 0 or not _digit(s[i - 1]))):
+        kind = _class(c, cls, iso)
+        if kind == NORMAL or (kind == DASH and (i == 0 or not _digit(s[i - 1]))):
             if start < 0:
                 start = i
                 word = 0
@@ -117,19 +155,28 @@ cdef Py_ssize_t scan(Py_UCS4* s, Py_ssize_t n, Span* spans, bint check) noexcept
                 high |= <uint32_t>c
                 i += 1
                 c = s[i]
-                if (CLASS[c] != NORMAL) if c < 128 else Py_UNICODE_ISSPACE(c):
+                if c < 128:
+                    if cls[c] != NORMAL:
+                        break
+                elif Py_UNICODE_ISSPACE(c) or (iso != NULL and c < 0x10000 and iso[c]):
                     break
             continue
-        if cls == DOTCOMMA:
+        if kind == DOTCOMMA:
             j = i + 1
             while s[j] == 46 or s[j] == 44:  # the sentinel ends the run
                 j += 1
             k = j - i
-            if k == 1 and i > 0 and j < n and _digit(s[i - 1]) and _digit(s[j]):
+            left_digit = _digit(s[i - 1]) if i > 0 else ends_digit
+            right_digit = _digit(s[j]) if j < n else ends_digit
+            if k == 1 and left_digit and right_digit:
+                if start < 0:                # (a string start counting as a digit)
+                    start = i
+                    word = 0
+                    high = 0
                 word = (word << 8) | <uint64_t>c     # E1: a lone period/comma between digits stays inside the token
                 i += 1
                 continue
-            attach = k >= 2 and j < n and _digit(s[j]) and ((k % 2 == 1) == (i > 0 and _digit(s[i - 1])))
+            attach = k >= 2 and right_digit and ((k % 2 == 1) == left_digit)
             if start >= 0:
                 _emit(spans, &m, start, i, word, high)
                 start = -1
@@ -143,25 +190,20 @@ cdef Py_ssize_t scan(Py_UCS4* s, Py_ssize_t n, Span* spans, bint check) noexcept
             continue
         if check and c < 128 and TRIGGERS[c]:
             return -1
-        # whitespace, rule 4a punctuation, or a hyphen after a digit: the token ends here
+        # whitespace, rule 4a punctuation, an isolated character or a hyphen after a digit: the token ends here
         if start >= 0:
             _emit(spans, &m, start, i, word, high)
             start = -1
-        if cls != SPACE:
-            _emit(spans, &m, i, i + 1, <uint64_t>c, 0)
+        if kind != SPACE:
+            _emit(spans, &m, i, i + 1, <uint64_t>c, <uint32_t>c)
         i += 1
     if start >= 0:
         _emit(spans, &m, start, n, word, high)
     return m
 
 
-cdef class _Scratch:
+cdef class Scratch:
     """Per-call buffers: the current line as UCS4 and its token spans (grown to the longest line)."""
-
-    cdef Py_UCS4* text
-    cdef Span* spans
-    cdef Py_ssize_t cap
-    cdef object line                  # the line the spans index (after lowercasing and rules 1-3)
 
     def __cinit__(self):
         self.text = NULL
@@ -172,15 +214,15 @@ cdef class _Scratch:
         free(self.text)
         free(self.spans)
 
-    cdef Py_ssize_t _load(self, object line) except -1:
+    cdef Py_ssize_t load(self, object line) except -1:
         cdef Py_ssize_t n, cap
         cdef void* t
         cdef void* s
         if not isinstance(line, str):
-            raise TypeError(f"13a tokenizes strings, not {type(line).__name__}")
+            raise TypeError(f"tokenizers take strings, not {type(line).__name__}")
         n = PyUnicode_GET_LENGTH(line)
-        if n >= self.cap:
-            cap = max(n + 1, 2 * self.cap, 256)
+        if n + 1 >= self.cap:
+            cap = max(n + 2, 2 * self.cap, 256)
             t = realloc(self.text, cap * sizeof(Py_UCS4))
             if t == NULL:
                 raise MemoryError()
@@ -195,33 +237,38 @@ cdef class _Scratch:
         self.line = line
         return n
 
-    cdef Py_ssize_t tokens(self, object line, object lower, object prepare) except -1:
-        """Tokenise one line (``Tokenizer13a.tokenize_segment``): returns the token count; the
-        tokens are ``self.spans`` over ``self.text``/``self.line``."""
-        cdef Py_ssize_t n, m
+    cdef Py_ssize_t run(self, object line, object lower, object prepare, Trim trim, Scanner scanner,
+                        const void* opts) except -1:
+        """Tokenise one line: ``lower`` (None or a function), ``trim``, then ``scanner``; when the
+        scanner asks for it (only if ``prepare`` is not None), ``prepare`` on the trimmed line and
+        the scanner again. Returns the token count; the tokens are ``self.spans`` over
+        ``self.text``/``self.line``."""
+        cdef Py_ssize_t n, m, lo = 0
         if lower is not None:
             line = lower(line)
-        n = self._load(line)
-        while n > 0 and Py_UNICODE_ISSPACE(self.text[n - 1]):   # str.rstrip()
-            n -= 1
-        m = scan(self.text, n, self.spans, True)
-        if m < 0:                                               # rules 1-3: the pure functions
-            n = self._load(prepare(line[:n]))
-            m = scan(self.text, n, self.spans, False)
+        n = self.load(line)
+        if trim != TRIM_NONE:
+            while n > 0 and Py_UNICODE_ISSPACE(self.text[n - 1]):   # str.rstrip()
+                n -= 1
+            if trim == TRIM_BOTH:
+                while lo < n and Py_UNICODE_ISSPACE(self.text[lo]):
+                    lo += 1
+                if lo:
+                    n = self.load(line[lo:n])
+        m = scanner(self.text, n, self.spans, opts, prepare is not None)
+        if m < 0:                                               # the rewrite: the pure functions
+            n = self.load(prepare(self.line[:n]))
+            m = scanner(self.text, n, self.spans, opts, False)
         return m
 
 
-def tokenize_lines(list lines, object lower, object prepare):
-    """``Tokenizer13a.tokenize_segment(line, lowercase)`` of every line (a list of ``str`` each).
-
-    ``lower``: None or the lowercasing function (``lowercase_text`` for the mode); ``prepare``:
-    rules 1-3 (``unescape_13a(strip_skipped_and_join(text))``), called only on lines that need it.
-    """
-    cdef _Scratch buf = _Scratch()
+cdef list tokens_with(list lines, object lower, object prepare, Trim trim, Scanner scanner, const void* opts):
+    """The tokens (``str`` each) of every line under ``scanner`` (see :meth:`Scratch.run`)."""
+    cdef Scratch buf = Scratch()
     cdef Py_ssize_t m, t
     cdef list out = [], toks
     for line in lines:
-        m = buf.tokens(line, lower, prepare)
+        m = buf.run(line, lower, prepare, trim, scanner, opts)
         toks = [None] * m
         for t in range(m):
             toks[t] = PyUnicode_Substring(buf.line, buf.spans[t].start, buf.spans[t].end)
@@ -229,10 +276,32 @@ def tokenize_lines(list lines, object lower, object prepare):
     return out
 
 
-cdef struct Slot:
-    uint64_t key         # packed code points, or (tag & LONG) a hash of them
-    int32_t id           # -1: empty
-    uint32_t tag         # the token's length, | LONG when the key is a hash
+cdef Rules _rules(bint perl_space, bint ends_digit, const unsigned char[::1] isolate) except *:
+    cdef Rules r
+    if perl_space:
+        r.cls = &CLASS_PERL[0]
+    else:
+        r.cls = &CLASS[0]
+    r.ends_digit = ends_digit
+    r.isolate = NULL
+    if isolate is not None:
+        if isolate.shape[0] != 0x10000:
+            raise ValueError("isolate: one flag per BMP code point (65536 bytes)")
+        r.isolate = &isolate[0]
+    return r
+
+
+def tokenize_lines(list lines, object lower, object prepare, int trim=TRIM_RIGHT, bint perl_space=False,
+                   bint ends_digit=False, const unsigned char[::1] isolate=None):
+    """``Tokenizer13a.tokenize_segment(line, lowercase)`` of every line (a list of ``str`` each).
+
+    ``lower``: None or the lowercasing function (``lowercase_text`` for the mode); ``prepare``:
+    rules 1-3 (``unescape_13a(strip_skipped_and_join(text))``), called only on lines that need it
+    (None: no rules 1-3). ``trim`` (0 none, 1 rstrip, 2 strip) and the rule options: see the module
+    docstring.
+    """
+    cdef Rules r = _rules(perl_space, ends_digit, isolate)
+    return tokens_with(lines, lower, prepare, <Trim>trim, scan, &r)
 
 
 cdef inline Py_ssize_t _index(uint64_t key, uint32_t tag, Py_ssize_t mask) noexcept:
@@ -246,18 +315,12 @@ cdef inline Py_ssize_t _index(uint64_t key, uint32_t tag, Py_ssize_t mask) noexc
 cdef class CodeTable:
     """Token ids keyed on code points: ids 0, 1, ... in first-seen order over every call.
 
-    ``encode_lines(lines, lower, prepare)`` -> ``(ids, lengths)`` (int64 arrays): the ids of the
-    tokens of every line, concatenated, and each line's token count. Equal to interning
-    ``tokenize_lines(lines, lower, prepare)`` into one dict shared by every call (:meth:`words`
-    lists the tokens by id, for tests). Keys: see the module docstring.
+    ``encode_lines(lines, lower, prepare, ...)`` -> ``(ids, lengths)`` (int64 arrays): the ids of
+    the tokens of every line, concatenated, and each line's token count. Equal to interning
+    ``tokenize_lines(lines, lower, prepare, ...)`` into one dict shared by every call (:meth:`words`
+    lists the tokens by id, for tests). Keys: see the module docstring. The other compiled
+    tokenizers intern their tokens here too (:meth:`encode_with`).
     """
-
-    cdef Slot* slots
-    cdef Py_ssize_t n_slots           # a power of two
-    cdef Py_UCS4* chars               # the code points of the long tokens, back to back
-    cdef Py_ssize_t n_chars, cap_chars
-    cdef Py_ssize_t* starts           # token id -> its offset in chars (long tokens only)
-    cdef Py_ssize_t n_ids, cap_ids
 
     def __cinit__(self):
         self.n_slots = 1024
@@ -329,7 +392,7 @@ cdef class CodeTable:
             tag = <uint32_t>n
         else:
             if n >= LONG:
-                raise MemoryError("13a token table: a token of 2**31 code points or more")
+                raise MemoryError("token table: a token of 2**31 code points or more")
             key = FNV_OFFSET
             for k in range(n):
                 key = (key ^ <uint64_t>s[k]) * 1099511628211ULL
@@ -368,9 +431,17 @@ cdef class CodeTable:
             self._grow_slots()
         return self.n_ids - 1
 
-    def encode_lines(self, list lines, object lower, object prepare):
-        """``(ids, lengths)`` of ``lines`` (see the class docstring)."""
-        cdef _Scratch buf = _Scratch()
+    def encode_lines(self, list lines, object lower, object prepare, int trim=TRIM_RIGHT, bint perl_space=False,
+                     bint ends_digit=False, const unsigned char[::1] isolate=None):
+        """``(ids, lengths)`` of ``lines`` under the 13a rules (see the class docstring and
+        :func:`tokenize_lines` for the arguments)."""
+        cdef Rules r = _rules(perl_space, ends_digit, isolate)
+        return self.encode_with(lines, lower, prepare, <Trim>trim, scan, &r)
+
+    cdef tuple encode_with(self, list lines, object lower, object prepare, Trim trim, Scanner scanner,
+                           const void* opts):
+        """``(ids, lengths)`` of ``lines`` tokenised by ``scanner`` (see :meth:`Scratch.run`)."""
+        cdef Scratch buf = Scratch()
         cdef Py_ssize_t n_lines = len(lines), li, m, t, total = 0, cap = 1024
         cdef int64_t* ids = <int64_t*>malloc(cap * sizeof(int64_t))
         cdef void* p
@@ -382,7 +453,7 @@ cdef class CodeTable:
             for li in range(n_lines):
                 if (li & 1023) == 0:
                     PyErr_CheckSignals()   # let Ctrl-C through during a long corpus
-                m = buf.tokens(lines[li], lower, prepare)
+                m = buf.run(lines[li], lower, prepare, trim, scanner, opts)
                 if total + m > cap:
                     cap = max(2 * cap, total + m)
                     p = realloc(ids, cap * sizeof(int64_t))

@@ -8,7 +8,9 @@ U+001C-U+001F and all Unicode spaces; Perl's ``split`` on bytes splits ASCII whi
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable, Literal, Optional, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Literal, Optional, Sequence
 
 if TYPE_CHECKING:
     import numpy as np
@@ -19,9 +21,6 @@ IdEncoder = Callable[[Sequence[str]], "tuple[np.ndarray, np.ndarray]"]
 """``lines -> (ids, lengths)``: the int64 ids of every token of every line (one table shared by
 the encoder's calls, ids in first-seen order) and each line's token count
 (:meth:`Tokenizer.id_encoder`)."""
-
-_ASCII_UPPER = str.maketrans({chr(c): chr(c + 32) for c in range(ord("A"), ord("Z") + 1)})
-
 
 def lowercase_text(text: str, mode: Lowercase) -> str:
     """Unicode ``str.lower()`` (sacrebleu) or ASCII-only (Perl ``tr/A-Z/a-z/``, byte ``lc``).
@@ -35,8 +34,19 @@ def lowercase_text(text: str, mode: Lowercase) -> str:
     if mode == "perl":
         return perl_lc(text)
     if mode == "ascii":
-        return text.translate(_ASCII_UPPER)
+        return ascii_lower(text)
     raise ValueError(f"unknown lowercase mode {mode!r}")
+
+
+def ascii_lower(text: str) -> str:
+    """``A-Z`` -> ``a-z``, nothing else (Perl ``tr/A-Z/a-z/``, byte ``lc``).
+
+    ``bytes.lower()`` lowercases exactly the ASCII letters, and UTF-8 never uses an ASCII byte
+    inside a multi-byte character, so it is done on the UTF-8 bytes (``surrogatepass`` keeps lone
+    surrogates); ``str.translate`` with a table is several times slower on non-ASCII text."""
+    if text.isascii():
+        return text.lower()
+    return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
 
 
 def perl_lc(text: str) -> str:
@@ -115,6 +125,148 @@ def distinct_batch(lines: Sequence[str], batch: Callable[[list[str]], list[list[
     return [table[line].copy() for line in lines]
 
 
+class SharedEncodings:
+    """Token ids recorded while one corpus is scored under many configurations, replayed exactly.
+
+    :class:`assay.engine.evaluate.Evaluator` activates one (:meth:`active`) around every statistics
+    pass. Inside it, an id encoder of :func:`id_encoder_from` whose sequence of calls so far is the
+    same sequence of the same line lists (by identity: the Evaluator passes its own lists) as a
+    recorded one, under the same tokenizer and lowercasing (``key``), returns the recorded
+    ``(ids, lengths)`` (copies) instead of scanning again: a fresh table fed the same calls in the
+    same order gives exactly those arrays. At the first call that differs the encoder builds a fresh
+    table, feeds it the calls replayed so far, and goes on scanning. Recording stops at
+    ``max_ids`` token ids in all (memory stays bounded: 8 bytes a token).
+    """
+
+    def __init__(self, max_ids: int = 4_000_000):
+        self.records: dict[Hashable, list[tuple[Sequence[str], tuple[Any, Any]]]] = {}
+        self.max_ids = max_ids
+        self.n_ids = 0
+
+    @contextmanager
+    def active(self) -> Iterator[None]:
+        token = _SHARED.set(self)
+        try:
+            yield
+        finally:
+            _SHARED.reset(token)
+
+
+_SHARED: ContextVar[Optional[SharedEncodings]] = ContextVar("assay_shared_encodings", default=None)
+
+
+def id_encoder_from(new_table: Callable[[], Any], encode_lines: Callable[[Any, list[str]], "tuple[np.ndarray, np.ndarray]"],
+                    key: Hashable) -> IdEncoder:
+    """An :data:`IdEncoder` from a compiled ``encode_lines(table, lines) -> (ids, lengths)`` that
+    interns into one table (``new_table()``: a ``CodeTable`` of :mod:`assay.tokenizers._tok_13a_c`)
+    kept across calls. When at most half of a call's lines are distinct (a reference stream
+    repeated for several systems), only the distinct lines are scanned and their rows gathered back
+    in order (same arrays). ``key`` names the tokenizer and lowercasing: under an active
+    :class:`SharedEncodings`, calls already made by an earlier encoder of the same ``key`` are
+    replayed from it."""
+    import numpy as np   # local: numpy is not needed to tokenise
+
+    shared = _SHARED.get()
+    record = shared.records.setdefault(key, []) if shared is not None else None
+    table: Any = None
+    replayed: list[Sequence[str]] = []   # calls answered from the record (fed to the table on divergence)
+    calls = 0
+    diverged = False
+
+    def scan(lines: list[str]) -> "tuple[np.ndarray, np.ndarray]":
+        distinct = list(dict.fromkeys(lines))
+        if len(distinct) * 2 > len(lines):
+            return encode_lines(table, lines)
+        ids, lengths = encode_lines(table, distinct)
+        index = dict(zip(distinct, range(len(distinct))))
+        which = np.fromiter(map(index.__getitem__, lines), dtype=np.int64, count=len(lines))
+        return gather_rows(ids, lengths, which)
+
+    def encode(lines: Sequence[str]) -> "tuple[np.ndarray, np.ndarray]":
+        nonlocal table, calls, diverged
+        position = calls
+        calls += 1
+        if table is None and record is not None and position < len(record) and record[position][0] is lines:
+            replayed.append(lines)
+            ids, lengths = record[position][1]
+            return ids.copy(), lengths.copy()
+        if table is None:                   # the first call that is not a replay
+            table = new_table()
+            for earlier in replayed:
+                scan(list(earlier))
+            replayed.clear()
+            diverged = record is not None and position < len(record)
+        out = scan(list(lines))
+        if record is not None and shared is not None and not diverged and position == len(record) \
+                and shared.n_ids + len(out[0]) <= shared.max_ids:
+            record.append((lines, (out[0].copy(), out[1].copy())))
+            shared.n_ids += len(out[0])
+        else:
+            diverged = True
+        return out
+
+    return encode
+
+
+def gather_rows(ids: "np.ndarray", lengths: "np.ndarray", which: "np.ndarray") -> "tuple[np.ndarray, np.ndarray]":
+    """The ``(ids, lengths)`` of lines ``which`` (indices into the encoded lines), concatenated."""
+    import numpy as np   # local: numpy is not needed to tokenise
+
+    starts = np.zeros(len(lengths), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    out_lengths = lengths[which]
+    out_starts = np.zeros(len(which), dtype=np.int64)
+    np.cumsum(out_lengths[:-1], out=out_starts[1:])
+    total = int(out_lengths.sum())
+    shift = np.repeat(starts[which] - out_starts, out_lengths)
+    return ids[shift + np.arange(total, dtype=np.int64)], out_lengths
+
+
+def lowercaser(mode: Lowercase) -> Optional[Callable[[str], str]]:
+    """``lowercase_text(., mode)`` as a one-argument function (None: no lowercasing)."""
+    if mode is None:
+        return None
+    if mode == "unicode":
+        return str.lower
+    if mode == "perl":
+        return perl_lc
+    if mode == "ascii":
+        return ascii_lower
+    raise ValueError(f"unknown lowercase mode {mode!r}")
+
+
+#: the splits of the compiled ``assay.tokenizers._base_c`` (its module docstring)
+SPLIT_PYTHON, SPLIT_PERL, SPLIT_ASCII, SPLIT_SPACE, SPLIT_CHAR = range(5)
+
+
+def split_twin() -> Any:
+    """The compiled plain splits (``assay.tokenizers._base_c``), or None on the pure path."""
+    from assay.core import accel   # local: keeps this module free of start-up work
+
+    return accel.load("assay.tokenizers._base_c")
+
+
+def split_tokenize_lines(lines: Sequence[str], lower: Optional[Callable[[str], str]], kind: int
+                         ) -> Optional[list[list[str]]]:
+    """The compiled split ``kind`` of every line after ``lower`` (a repeated line scanned once;
+    :func:`distinct_batch`); None on the pure path."""
+    twin = split_twin()
+    if twin is None:
+        return None
+    return distinct_batch(lines, lambda distinct: twin.tokenize_lines(distinct, lower, kind))
+
+
+def split_id_encoder(lower: Optional[Callable[[str], str]], kind: int, key: Hashable) -> Optional[IdEncoder]:
+    """The compiled id encoder of split ``kind`` after ``lower`` (None on the pure path; ``key``:
+    see :func:`id_encoder_from`)."""
+    twin = split_twin()
+    if twin is None:
+        return None
+    from assay.tokenizers._tok_13a_c import CodeTable   # local: compiled path only
+
+    return id_encoder_from(CodeTable, lambda table, lines: twin.encode_lines(table, lines, lower, kind), key)
+
+
 class Tokenizer:
     """Base class: subclasses set ``name`` and ``signature_name`` and implement ``tokenize``.
 
@@ -154,7 +306,8 @@ class Tokenizer:
         """A function ``lines -> (ids, lengths)`` equal to ``tokenize_lines(lines, lowercase)``
         followed by :func:`assay.text.ngrams.encode` into one vocabulary shared by its calls, or
         None when the tokenizer has none (the default: callers tokenise and intern). A tokenizer
-        with a compiled twin overrides it to skip making a ``str`` per token (13a)."""
+        with a compiled twin overrides it to skip making a ``str`` per token (13a, intl, zh, char,
+        none, space, multi-bleu, mteval; :func:`id_encoder_from`)."""
         return None
 
     def __call__(self, line: str) -> str:

@@ -8,9 +8,10 @@ lowercasing of its own; sacrebleu's ``rstrip()`` before tokenising changes nothi
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
-from assay.tokenizers.base import Lowercase, Tokenizer, distinct_batch, lowercase_text
+from assay.tokenizers.base import (SPLIT_CHAR, IdEncoder, Lowercase, Tokenizer, distinct_batch, lowercase_text,
+                                   lowercaser, split_id_encoder, split_tokenize_lines)
 
 
 class TokenizerChar(Tokenizer):
@@ -25,7 +26,11 @@ class TokenizerChar(Tokenizer):
         return list("".join(lowercase_text(line, lowercase).split()))
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
-        return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
+        out = split_tokenize_lines(lines, lowercaser(lowercase), SPLIT_CHAR)
+        return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase)) if out is None else out
+
+    def id_encoder(self, lowercase: Lowercase = None) -> Optional[IdEncoder]:
+        return split_id_encoder(lowercaser(lowercase), SPLIT_CHAR, (self.name, lowercase))
 
     @staticmethod
     def _batch(lines: list[str], lowercase: Lowercase) -> list[list[str]]:

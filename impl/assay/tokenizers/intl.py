@@ -28,6 +28,11 @@ stay glued behind private-use placeholders; (2) isolates every mark and symbol w
 ``re`` on the Basic Multilingual Plane; text with astral characters uses ``regex`` patterns.
 ``reference_tokenize`` is the literal three-regex version, used as the oracle in tests.
 
+Compiled twin (``assay.tokenizers._intl_c``, :mod:`assay.core.accel`): one scan over the code points
+applies the same run rule with the classes read from a byte table of every code point
+(:meth:`_Classes.table`, built from the same ``regex`` scan), so both paths agree on every code
+point; ``tokenize_lines`` and :meth:`TokenizerIntl.id_encoder` (text straight to ids) use it.
+
 ``tokenize_lines`` joins the corpus with a separator that is a number character (``²``, ``³``,
 ``¹``, ``¼``, ``½``, ``¾``, …; the first one absent from the corpus), so every segment start
 behaves exactly like a string start; a lone mark after a number at a segment end (``2019.``) is
@@ -36,12 +41,21 @@ parked before joining. The result is cut at the separator.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from functools import cached_property
+from typing import Callable, Hashable, Optional, Sequence
 
 import numpy as np
 import regex
 
-from assay.tokenizers.base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
+from assay.core import accel
+from assay.tokenizers.base import (IdEncoder, Lowercase, Tokenizer, choose_separator, distinct_batch, id_encoder_from,
+                                   lowercase_text, lowercaser)
+
+try:
+    from assay.tokenizers import _intl_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
 
 _R1 = regex.compile(r"(\P{N})(\p{P})")
 _R2 = regex.compile(r"(\p{P})(\P{N})")
@@ -76,23 +90,46 @@ class _Classes:
         def spans(prop: str) -> list[tuple[int, int]]:
             return [m.span() for m in regex.finditer(prop, every)]
 
-        def bmp_class(ranges: list[tuple[int, int]]) -> str:
-            parts = []
-            for lo, hi in ranges:
-                hi = min(hi, 0x10000)
-                if lo >= hi:
-                    continue
-                parts.append(re.escape(chr(lo)) if hi - lo == 1
-                             else f"{re.escape(chr(lo))}-{re.escape(chr(hi - 1))}")
-            return "".join(parts)
-
         p, s, n = spans(r"\p{P}+"), spans(r"\p{S}+"), spans(r"\p{N}+")
-        self.punct = frozenset(chr(c) for lo, hi in p for c in range(lo, hi))
-        self.number = frozenset(chr(c) for lo, hi in n for c in range(lo, hi))
-        self._bp, bs, self._bn = bmp_class(p), bmp_class(s), n
-        self._bmp_class = bmp_class
+        self._spans = {1: p, 2: s, 4: n}
+        self._table: bytes | None = None
+        self._bn = n
         self._mark_before_number: dict[str, tuple[re.Pattern[str], regex.Pattern[str]]] = {}
-        self.isolate = (re.compile(f"([{self._bp}{bs}])"), regex.compile(r"([\p{P}\p{S}])"))
+
+    # The pure path's views, built on first use (the compiled twin needs only :meth:`table`).
+    @cached_property
+    def punct(self) -> frozenset[str]:
+        return frozenset(chr(c) for lo, hi in self._spans[1] for c in range(lo, hi))
+
+    @cached_property
+    def number(self) -> frozenset[str]:
+        return frozenset(chr(c) for lo, hi in self._spans[4] for c in range(lo, hi))
+
+    @cached_property
+    def _bp(self) -> str:
+        return self._bmp_class(self._spans[1])
+
+    @cached_property
+    def _bs(self) -> str:
+        return self._bmp_class(self._spans[2])
+
+    @staticmethod
+    def _bmp_class(ranges: list[tuple[int, int]]) -> str:
+        """The BMP part of ``ranges`` as the inside of an ``re`` character class."""
+        parts = []
+        for lo, hi in ranges:
+            hi = min(hi, 0x10000)
+            if lo >= hi:
+                continue
+            parts.append(re.escape(chr(lo)) if hi - lo == 1
+                         else f"{re.escape(chr(lo))}-{re.escape(chr(hi - 1))}")
+        return "".join(parts)
+
+    @cached_property
+    def isolate(self) -> tuple["re.Pattern[str]", "regex.Pattern[str]"]:
+        """Every mark and symbol (``re`` BMP version, ``regex`` version); compiled on first use
+        (a tenth of a second: the compiled twin never needs it)."""
+        return re.compile(f"([{self._bp}{self._bs}])"), regex.compile(r"([\p{P}\p{S}])")
 
     def mark_before_number(self, sep: str) -> tuple["re.Pattern[str]", "regex.Pattern[str]"]:
         """A mark followed by a number other than ``sep``: the only place where "isolate every
@@ -110,6 +147,17 @@ class _Classes:
                     regex.compile(rf"\p{{P}}(?=[\p{{N}}--{regex.escape(sep)}])", regex.V1))
             self._mark_before_number[sep] = pats
         return pats
+
+    def table(self) -> bytes:
+        """One byte per code point U+0000-U+10FFFF: bit 1 = ``\\p{P}``, 2 = ``\\p{S}``, 4 = ``\\p{N}``
+        (the compiled twin's view of the same classes)."""
+        if self._table is None:
+            out = np.zeros(0x110000, dtype=np.uint8)
+            for bit, ranges in self._spans.items():
+                for lo, hi in ranges:
+                    out[lo:hi] |= bit
+            self._table = out.tobytes()
+        return self._table
 
     @classmethod
     def get(cls) -> "_Classes":
@@ -218,6 +266,28 @@ def intl_batch(lines: Sequence[str]) -> list[str]:
     return [reference_intl_regexes(line) for line in lines] if out is None else out
 
 
+def intl_id_encoder(lower: Optional[Callable[[str], str]], perl_space: bool, rstrip: bool, key: Hashable
+                    ) -> Optional[IdEncoder]:
+    """The compiled id encoder of the international rules (None on the pure path): ``lower``, an
+    optional ``rstrip``, the rules, a Python (sacrebleu) or Perl (mteval) whitespace split (``key``:
+    see :func:`assay.tokenizers.base.id_encoder_from`)."""
+    if _compiled is None:
+        return None
+    from assay.tokenizers._tok_13a_c import CodeTable   # local: compiled path only
+
+    classes = _Classes.get().table()
+    return id_encoder_from(CodeTable, lambda table, lines: _compiled.encode_lines(table, lines, lower, classes, perl_space,
+                                                                                 rstrip), key)
+
+
+def intl_tokenize_lines(lines: list[str], lower: Optional[Callable[[str], str]], perl_space: bool,
+                        rstrip: bool) -> Optional[list[list[str]]]:
+    """The compiled ``tokenize_lines`` of the international rules (None on the pure path)."""
+    if _compiled is None:
+        return None
+    return _compiled.tokenize_lines(lines, lower, _Classes.get().table(), perl_space, rstrip)
+
+
 class TokenizerIntl(Tokenizer):
     name = "intl"
     signature_name = "intl"
@@ -229,7 +299,14 @@ class TokenizerIntl(Tokenizer):
         return apply_intl_regexes(lowercase_text(line, lowercase).rstrip()).split()
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        if _compiled is not None:
+            lower, table = lowercaser(lowercase), _Classes.get().table()
+            return distinct_batch(lines, lambda distinct: _compiled.tokenize_lines(distinct, lower, table))
         return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
+
+    def id_encoder(self, lowercase: Lowercase = None) -> Optional[IdEncoder]:
+        """Compiled path only: ``tokenize_lines`` straight to ids (see the base class)."""
+        return intl_id_encoder(lowercaser(lowercase), perl_space=False, rstrip=True, key=(self.name, lowercase))
 
     def _batch(self, lines: list[str], lowercase: Lowercase) -> list[list[str]]:
         if not lines:

@@ -43,17 +43,27 @@ punctuation, entities, ``<skipped>``/``<SKIPPED>``, U+001C-U+001F, U+0085, NBSP,
 CJK, symbols, numbers, leading/trailing whitespace) in all four modes (``-c`` or not, default or
 ``--international-tokenization``), and every case of ``fixtures/tokenizers/mteval.json``.
 
+Compiled twins: steps 1-3 stay Python (a plain ``str`` pass, only where ``<skipped>`` or ``&``
+occurs, then the lowercasing), then the 13a engine of ``assay.tokenizers._tok_13a_c`` (Perl
+whitespace) or the international one of ``assay.tokenizers._intl_c`` (Perl whitespace, no
+``rstrip``) cut the tokens. Step 0 is skipped there: collapsing a run of Perl whitespace into one
+space changes no token (every rule sees a whitespace character as a non-digit, non-number,
+non-mark, and the split removes the runs) and cannot create or break an entity or ``<skipped>``
+(neither contains whitespace). ``tokenize_lines`` and ``id_encoder`` use them.
+
 Not reproduced: mteval's ``-e`` option (spaces around non-ASCII characters). The international
 classes come from the ``regex`` module, whose Unicode tables are newer than perl 5.36's
 (Unicode 14): characters assigned after Unicode 14 may be classed differently by mteval.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from functools import partial
+from typing import Optional, Sequence
 
-from assay.tokenizers.base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text, perl_collapse, perl_lc, perl_split
-from assay.tokenizers.intl import apply_intl_regexes, intl_batch
-from assay.tokenizers.tok_13a import SEPARATOR_CANDIDATES, _apply_bytes, _NoPlaceholder, apply_13a_regexes
+from assay.tokenizers.base import (IdEncoder, Lowercase, Tokenizer, choose_separator, distinct_batch, id_encoder_from,
+                                   lowercase_text, perl_collapse, perl_lc, perl_split)
+from assay.tokenizers.intl import apply_intl_regexes, intl_batch, intl_id_encoder, intl_tokenize_lines
+from assay.tokenizers.tok_13a import SEPARATOR_CANDIDATES, _apply_bytes, _compiled, _NoPlaceholder, apply_13a_regexes
 
 
 def _lower(text: str, lowercase: Lowercase) -> str:
@@ -81,6 +91,15 @@ class _Mteval(Tokenizer):
                 text = text.replace(entity, char)
         return _lower(text, lowercase)
 
+    def prepare_tokens(self, line: str, lowercase: Lowercase = None) -> str:
+        """Steps 1-3 without step 0 (the same tokens: see the module docstring); the compiled path."""
+        if "<skipped>" in line:
+            line = line.replace("<skipped>", "")
+        if "&" in line:
+            for entity, char in self._entities:
+                line = line.replace(entity, char)
+        return _lower(line, lowercase)
+
     def rewrite(self, text: str) -> str:
         raise NotImplementedError
 
@@ -100,9 +119,16 @@ class _Mteval(Tokenizer):
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
         return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
 
+    def _twin_tokens(self, lines: list[str], lowercase: Lowercase) -> Optional[list[list[str]]]:
+        """The compiled tokens of ``lines`` (None on the pure path)."""
+        raise NotImplementedError
+
     def _batch(self, lines: list[str], lowercase: Lowercase) -> list[list[str]]:
         if not lines:
             return []
+        out = self._twin_tokens(lines, lowercase)
+        if out is not None:
+            return out
         texts = [self.prepare(line, lowercase) for line in lines]
         return [perl_split(text) for text in self.rewrite_batch(texts)]
 
@@ -114,6 +140,21 @@ class TokenizerMteval13a(_Mteval):
 
     def rewrite(self, text: str) -> str:
         return apply_13a_regexes(f" {text} ")
+
+    def _twin_tokens(self, lines: list[str], lowercase: Lowercase) -> Optional[list[list[str]]]:
+        if _compiled is None:
+            return None
+        return _compiled.tokenize_lines(lines, partial(self.prepare_tokens, lowercase=lowercase), None, 0,
+                                        perl_space=True)
+
+    def id_encoder(self, lowercase: Lowercase = None) -> Optional[IdEncoder]:
+        """Compiled path only: ``tokenize_lines`` straight to ids (see the base class)."""
+        if _compiled is None:
+            return None
+        prepare = partial(self.prepare_tokens, lowercase=lowercase)
+        return id_encoder_from(_compiled.CodeTable, lambda table, lines: table.encode_lines(lines, prepare, None, 0,
+                                                                                            perl_space=True),
+                               (self.name, lowercase))
 
     def rewrite_batch(self, texts: list[str]) -> list[str]:
         found = choose_separator(texts, SEPARATOR_CANDIDATES, " {} ")
@@ -135,6 +176,15 @@ class TokenizerMtevalIntl(_Mteval):
 
     def rewrite(self, text: str) -> str:
         return apply_intl_regexes(text)
+
+    def _twin_tokens(self, lines: list[str], lowercase: Lowercase) -> Optional[list[list[str]]]:
+        return intl_tokenize_lines(lines, partial(self.prepare_tokens, lowercase=lowercase), perl_space=True,
+                                   rstrip=False)
+
+    def id_encoder(self, lowercase: Lowercase = None) -> Optional[IdEncoder]:
+        """Compiled path only: ``tokenize_lines`` straight to ids (see the base class)."""
+        return intl_id_encoder(partial(self.prepare_tokens, lowercase=lowercase), perl_space=True, rstrip=False,
+                               key=(self.name, lowercase))
 
     def rewrite_batch(self, texts: list[str]) -> list[str]:
         return intl_batch(texts)

@@ -13,12 +13,16 @@ has no other Unicode lowercasing) is Perl ``lc`` on decoded text, as multi-bleu-
 ``-lc`` does (no final-sigma rule, see :func:`assay.tokenizers.base.perl_lc`), before splitting. Lines are taken as given: reading a file
 must split it on ``\\n`` only (``str.splitlines`` would also split on U+001C-U+001E, U+0085 and
 U+2028/9, which multi-bleu.perl keeps inside a line).
+
+Compiled twin: the ``ASCII`` split of ``assay.tokenizers._base_c`` (``tokenize_lines``, ``id_encoder``).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from functools import partial
+from typing import Callable, Optional, Sequence
 
-from assay.tokenizers.base import Lowercase, Tokenizer, ascii_split, distinct_batch, lowercase_text, perl_lc
+from assay.tokenizers.base import (SPLIT_ASCII, IdEncoder, Lowercase, Tokenizer, ascii_split, distinct_batch,
+                                   lowercase_text, perl_lc, split_id_encoder, split_tokenize_lines)
 
 
 def _lower(text: str, lowercase: Lowercase) -> str:
@@ -39,4 +43,15 @@ class TokenizerMultiBleu(Tokenizer):
         return ascii_split(_lower(line, lowercase))
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        out = split_tokenize_lines(lines, _lowercaser(lowercase), SPLIT_ASCII)
+        if out is not None:
+            return out
         return distinct_batch(lines, lambda distinct: [ascii_split(_lower(line, lowercase)) for line in distinct])
+
+    def id_encoder(self, lowercase: Lowercase = None) -> Optional[IdEncoder]:
+        return split_id_encoder(_lowercaser(lowercase), SPLIT_ASCII, (self.name, lowercase))
+
+
+def _lowercaser(lowercase: Lowercase) -> Optional[Callable[[str], str]]:
+    """:func:`_lower` as a one-argument function (None: no lowercasing)."""
+    return None if lowercase is None else partial(_lower, lowercase=lowercase)

@@ -2,10 +2,15 @@
 
 This is how d2l's ``bleu(pred_seq, label_seq, k)`` tokenises its string arguments: an empty
 string is one (empty) token, and two spaces in a row make an empty token between them.
+
+Compiled twin: the ``SPACE`` split of ``assay.tokenizers._base_c`` (``tokenize_lines``, ``id_encoder``).
 """
 from __future__ import annotations
 
-from assay.tokenizers.base import Tokenizer
+from typing import Optional, Sequence
+
+from assay.tokenizers.base import (SPLIT_SPACE, IdEncoder, Lowercase, Tokenizer, lowercaser, split_id_encoder,
+                                   split_tokenize_lines)
 
 
 class TokenizerSpace(Tokenizer):
@@ -17,3 +22,10 @@ class TokenizerSpace(Tokenizer):
 
     def split(self, text: str) -> list[str]:
         return text.split(" ")
+
+    def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        out = split_tokenize_lines(lines, lowercaser(lowercase), SPLIT_SPACE)
+        return super().tokenize_lines(lines, lowercase) if out is None else out
+
+    def id_encoder(self, lowercase: Lowercase = None) -> Optional[IdEncoder]:
+        return split_id_encoder(lowercaser(lowercase), SPLIT_SPACE, (self.name, lowercase))

@@ -55,12 +55,11 @@ interns the slices straight into integer ids (no ``str`` per token), for the n-g
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional, Sequence
-
-import numpy as np
+from typing import Optional, Sequence
 
 from assay.core import accel
-from assay.tokenizers.base import IdEncoder, Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
+from assay.tokenizers.base import (IdEncoder, Lowercase, Tokenizer, choose_separator, distinct_batch, id_encoder_from,
+                                   lowercase_text, lowercaser)
 
 try:
     from assay.tokenizers import _tok_13a_c as _compiled
@@ -245,7 +244,7 @@ class Tokenizer13a(Tokenizer):
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
         if _compiled is not None:
-            lower = _lowercaser(lowercase)
+            lower = lowercaser(lowercase)
             return distinct_batch(lines, lambda distinct: _compiled.tokenize_lines(distinct, lower, rules_1_to_3))
         return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
 
@@ -258,20 +257,9 @@ class Tokenizer13a(Tokenizer):
         """
         if _compiled is None:
             return None
-        table = _compiled.CodeTable()
-        lower = _lowercaser(lowercase)
-
-        def encode(lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-            lines = list(lines)
-            distinct = list(dict.fromkeys(lines))
-            if len(distinct) * 2 > len(lines):
-                return table.encode_lines(lines, lower, rules_1_to_3)
-            ids, lengths = table.encode_lines(distinct, lower, rules_1_to_3)
-            index = dict(zip(distinct, range(len(distinct))))
-            which = np.fromiter(map(index.__getitem__, lines), dtype=np.int64, count=len(lines))
-            return _gather(ids, lengths, which)
-
-        return encode
+        lower = lowercaser(lowercase)
+        return id_encoder_from(_compiled.CodeTable, lambda table, lines: table.encode_lines(lines, lower, rules_1_to_3),
+                               (self.name, lowercase))
 
     def _batch(self, lines: list[str], lowercase: Lowercase) -> list[list[str]]:
         if not lines:
@@ -287,24 +275,3 @@ class Tokenizer13a(Tokenizer):
         except _NoPlaceholder:
             return [self.tokenize_segment(line, lowercase) for line in lines]
         return [piece.split() for piece in text.split(sep)]
-
-
-def _lowercaser(mode: Lowercase) -> Optional[Callable[[str], str]]:
-    """``lowercase_text(., mode)`` as a one-argument function (None: no lowercasing)."""
-    if mode is None:
-        return None
-    if mode == "unicode":
-        return str.lower
-    return lambda text: lowercase_text(text, mode)
-
-
-def _gather(ids: np.ndarray, lengths: np.ndarray, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The ``(ids, lengths)`` of lines ``which`` (indices into the encoded lines), concatenated."""
-    starts = np.zeros(len(lengths), dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    out_lengths = lengths[which]
-    out_starts = np.zeros(len(which), dtype=np.int64)
-    np.cumsum(out_lengths[:-1], out=out_starts[1:])
-    total = int(out_lengths.sum())
-    shift = np.repeat(starts[which] - out_starts, out_lengths)
-    return ids[shift + np.arange(total, dtype=np.int64)], out_lengths

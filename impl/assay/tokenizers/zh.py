@@ -21,14 +21,22 @@ found, isolating ``a<c>b`` and ``1<c>1`` for every code point (``conformance/reg
 U+3000) cannot be observed and make no difference, and ASCII punctuation is split by rule 3 anyway.
 Hiragana/Katakana (U+3040-U+30FF) and Hangul are not "Chinese". ``fixtures/tokenizers`` stores
 the probed table and a test compares it to :data:`CHINESE_RANGES`.
+
+Compiled twin: the 13a engine of ``assay.tokenizers._tok_13a_c`` with zh's options: ``strip()``,
+no rules 1-3, a string end counting as a digit, and the Chinese characters isolated like rule 4a
+punctuation (a table of the BMP built from :data:`CHINESE_RANGES`: every range lies in the BMP).
+``tokenize_lines`` and :meth:`TokenizerZh.id_encoder` use it.
 """
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from functools import lru_cache
+from typing import Optional, Sequence
 
-from assay.tokenizers.base import Lowercase, Tokenizer, choose_separator, distinct_batch, lowercase_text
-from assay.tokenizers.tok_13a import SEPARATOR_CANDIDATES, _apply_bytes, _NoPlaceholder, reference_13a_regexes
+from assay.tokenizers.base import (IdEncoder, Lowercase, Tokenizer, choose_separator, distinct_batch, id_encoder_from,
+                                   lowercase_text, lowercaser)
+from assay.tokenizers.tok_13a import (SEPARATOR_CANDIDATES, _apply_bytes, _compiled, _NoPlaceholder,
+                                      reference_13a_regexes)
 
 # Inclusive ranges of code points sacrebleu 2.6.0 isolates as "Chinese" (probed; see docstring).
 CHINESE_RANGES: tuple[tuple[int, int], ...] = (
@@ -50,6 +58,15 @@ CHINESE_RANGES: tuple[tuple[int, int], ...] = (
 
 _CHINESE = re.compile("([" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
                                      for lo, hi in CHINESE_RANGES) + "])")
+
+
+@lru_cache(maxsize=1)
+def isolate_table() -> bytes:
+    """One flag per BMP code point: 1 where :data:`CHINESE_RANGES` isolates it (the compiled path)."""
+    table = bytearray(0x10000)
+    for lo, hi in CHINESE_RANGES:
+        table[lo:hi + 1] = b"\x01" * (hi + 1 - lo)
+    return bytes(table)
 
 
 def is_chinese_char(ch: str) -> bool:
@@ -83,6 +100,9 @@ def _zh_batch(lines: Sequence[str]) -> list[str] | None:
     return data.decode("utf-8", "surrogatepass").split(sep)[1:-1]
 
 
+_STRIP = 2   # the compiled engine's trim: str.strip()
+
+
 class TokenizerZh(Tokenizer):
     name = "zh"
     signature_name = "zh"
@@ -96,7 +116,19 @@ class TokenizerZh(Tokenizer):
         return self.tokenize(lowercase_text(line, lowercase)).split()
 
     def tokenize_lines(self, lines: Sequence[str], lowercase: Lowercase = None) -> list[list[str]]:
+        if _compiled is not None:
+            lower, table = lowercaser(lowercase), isolate_table()
+            return distinct_batch(lines, lambda distinct: _compiled.tokenize_lines(
+                distinct, lower, None, _STRIP, ends_digit=True, isolate=table))
         return distinct_batch(lines, lambda distinct: self._batch(distinct, lowercase))
+
+    def id_encoder(self, lowercase: Lowercase = None) -> Optional[IdEncoder]:
+        """Compiled path only: ``tokenize_lines`` straight to ids (see the base class)."""
+        if _compiled is None:
+            return None
+        lower, table = lowercaser(lowercase), isolate_table()
+        return id_encoder_from(_compiled.CodeTable, lambda code_table, lines: code_table.encode_lines(
+            lines, lower, None, _STRIP, ends_digit=True, isolate=table), (self.name, lowercase))
 
     def _batch(self, lines: list[str], lowercase: Lowercase) -> list[list[str]]:
         if not lines:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,13 @@ from assay.core.errors import InputError
 
 #: relative slack for claims printed at full float precision (summation order differs by ~1e-15)
 FLOAT_SLACK = 1e-9
+#: double rounding and truncation are tried on claims printed with at most this many decimals
+MAX_PRINTING_DECIMALS = 4
+
+
+def _decimal(x: float) -> Decimal:
+    """The shortest decimal that reads back as ``x`` (``27.35``, not the binary ``27.3499999...``)."""
+    return Decimal(repr(float(x)))
 
 # a decimal number, with an exponent (read so that it can be judged), or a spelled-out non-number
 _NUMBER = r"[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|(?i:inf(?:inity)?|nan))"
@@ -69,6 +77,42 @@ class Claim:
         slack = max(self.half_unit * (1 + 1e-9), FLOAT_SLACK * max(abs(self.value), 1e-300))
         return abs(score - self.value) <= slack
 
+    def printed_as(self, score: float | None) -> str | None:
+        """How ``score`` gives the claim when printed: ``"round"`` (rounded once to the claim's
+        decimals, :meth:`matches`), ``"round-twice"`` (rounded first to one or two more decimals, then
+        to the claim's: 27.346 -> 27.35 -> 27.4, half up as people round by hand), ``"truncate"``
+        (cut, not rounded: 27.349 -> 27.3); None when no printing gives it. Claims printed with more
+        than :data:`MAX_PRINTING_DECIMALS` decimals are only read as rounded once."""
+        if score is None or not math.isfinite(score):
+            return None
+        if self.matches(score):
+            return "round"
+        if self.decimals > MAX_PRINTING_DECIMALS or max(abs(score), abs(self.value)) >= 1e15:
+            return None
+        want = _decimal(self.value).quantize(Decimal(1).scaleb(-self.decimals), rounding=ROUND_HALF_UP)
+        exact = _decimal(score)
+        for extra in (1, 2):
+            once = exact.quantize(Decimal(1).scaleb(-(self.decimals + extra)), rounding=ROUND_HALF_UP)
+            if once.quantize(Decimal(1).scaleb(-self.decimals), rounding=ROUND_HALF_UP) == want:
+                return "round-twice"
+        if exact.quantize(Decimal(1).scaleb(-self.decimals), rounding=ROUND_DOWN) == want:
+            return "truncate"
+        return None
+
+    def printing_steps(self, score: float, how: str) -> str:
+        """``27.346 -> 27.35 -> 27.4`` (rounded twice) or ``27.349 -> 27.3`` (truncated), in words' place."""
+        exact = _decimal(score)
+        unit = Decimal(1).scaleb(-self.decimals)
+        shown = exact.quantize(Decimal(1).scaleb(-(self.decimals + 3)), rounding=ROUND_HALF_UP)
+        if how == "truncate":
+            return f"{shown} -> {exact.quantize(unit, rounding=ROUND_DOWN)}"
+        for extra in (1, 2):
+            once = exact.quantize(Decimal(1).scaleb(-(self.decimals + extra)), rounding=ROUND_HALF_UP)
+            twice = once.quantize(unit, rounding=ROUND_HALF_UP)
+            if twice == _decimal(self.value).quantize(unit, rounding=ROUND_HALF_UP):
+                return f"{shown} -> {once} -> {twice}"
+        return f"{shown} -> {exact.quantize(unit, rounding=ROUND_HALF_UP)}"
+
     def shown(self, score: float) -> str:
         return f"{score:.{self.decimals}f}" if abs(score) < 1e16 else f"{score:.6g}"
 
@@ -91,7 +135,7 @@ def parse_claim(text: str, metric: str | None = None) -> Claim:
     value_text = m.group("value")
     value = float(value_text)
     family, variant, rouge_types, measure = _metric_of(name, raw)
-    if metric is not None and metric.lower() != family:
+    if metric is not None and _family_named(metric, raw) != family:
         raise InputError(f"claim {raw!r} names {family}, but --metric says {metric}")
     _check_finite(raw, family, name, value_text, value)
     return Claim(raw.strip(), family, name, value, _decimals(value_text), variant, rouge_types, measure,
@@ -138,6 +182,15 @@ def range_problem(claim: Claim) -> str | None:
     if low <= claim.value and (high is None or claim.value <= high):
         return None
     return f"{_cut(claim.shown(claim.value))} is outside the range of {claim.name} scores, which are {described}"
+
+
+def _family_named(metric: str, raw: str) -> str:
+    """The family ``--metric`` names, read as a claim's metric name is (``ROUGE_L`` and ``rouge`` both
+    name rouge); a name that reads as no metric stands for itself."""
+    try:
+        return _metric_of(metric, raw)[0]
+    except InputError:
+        return metric.lower()
 
 
 def _metric_of(name: str, raw: str) -> tuple[str, dict[str, Any], tuple[str, ...], str | None]:

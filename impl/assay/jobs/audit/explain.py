@@ -15,7 +15,7 @@ from typing import Any
 from assay.core.errors import AssayError
 from assay.core.knobs import Config
 from assay.jobs.attribution import attribute
-from assay.jobs.audit.space import Candidate
+from assay.jobs.audit.space import PREP_WORDS, Candidate
 
 
 @dataclass
@@ -56,9 +56,11 @@ def explain(auditor: Any, source: Candidate, target: Candidate) -> Explanation |
         if b.ok:
             names = []
             if source.refs.name != target.refs.name:
-                names.append(f"references {source.refs.name} -> {target.refs.name}")
+                names.append(f"references {source.refs.shown or source.refs.name} -> "
+                             f"{target.refs.shown or target.refs.name}")
             if source.prep != target.prep:
-                names.append(f"input {source.prep} -> {target.prep}")
+                names.append(f"input {PREP_WORDS.get(source.prep, source.prep)} -> "
+                             f"{PREP_WORDS.get(target.prep, target.prep)}")
             steps.append(("; ".join(names), b.value - a.value))
             here = moved
     # 2. knobs on the target's corpus (values of the F / first measure, at the source's scale)
@@ -89,7 +91,7 @@ def explain(auditor: Any, source: Candidate, target: Candidate) -> Explanation |
 
 def _knob_parts(ev: Any, c_from: Config, c_to: Config, p_from: Any, p_to: Any) -> tuple[dict[str, float], list[str]]:
     try:
-        att = attribute(ev, c_from, c_to, profile_from=p_from.name, profile_to=p_to.name, max_players=8)
+        att = attribute(ev, c_from, c_to, profile_from=p_from.name, profile_to=p_to.name)
     except AssayError as exc:
         return _sequential(ev, c_from, c_to), [f"attribution failed ({exc}); sequential path instead"]
     return dict(att.parts), list(getattr(att, "notes", []))

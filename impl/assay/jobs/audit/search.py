@@ -11,7 +11,7 @@ no extra tokenisation.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from assay.core.errors import AssayError, KnobError, MissingDependencyError
@@ -21,10 +21,13 @@ from assay.engine.api import check_max_refs
 from assay.engine.evaluate import Evaluator
 from assay.engine.registry import get_family
 from assay.jobs.audit import space as sp
+from assay.core.progress import Progress, ProgressBar
 from assay.jobs.audit.claims import Claim
+from assay.jobs.audit.language import Language, resolve
 from assay.jobs.audit.space import Candidate, RefSubset
+from assay.profiles.audit import LANGUAGE_NAMES, TOKENIZER_RESOURCES, language_tokenizer
 from assay.metrics.cider.tokens import ptb_batch
-from assay.profiles.registry import profiles_of
+from assay.profiles.registry import get_profile, profiles_of
 from assay.tokenizers import moses
 
 
@@ -35,10 +38,32 @@ class Evaluated:
     candidate: Candidate
     value: float | None
     error: str | None = None
+    printing: str = "round"      # how the value was printed to give the claim: round | round-twice | truncate
 
     @property
     def ok(self) -> bool:
         return self.value is not None and math.isfinite(self.value)
+
+    @property
+    def reason(self) -> str | None:
+        """``error`` in words: the message without the exception's class name (``KnobError: ...``)."""
+        if self.error is None:
+            return None
+        head, sep, rest = self.error.partition(": ")
+        return rest if sep and head.isidentifier() and head[:1].isupper() else self.error
+
+    @property
+    def cost(self) -> float:
+        """The candidate's cost, plus :data:`PRINTING_COST` of an unusual printing."""
+        return round(self.candidate.cost + PRINTING_COST.get(self.printing, 0.0), 6)
+
+    @property
+    def departures(self) -> int:
+        return self.candidate.departures + (self.printing != "round")
+
+
+#: printing the score otherwise than rounding it once to the claim's decimals (tried, at a cost)
+PRINTING_COST = {"round": 0.0, "round-twice": 0.7, "truncate": 0.8}
 
 
 @dataclass
@@ -66,17 +91,30 @@ class AuditResult:
         return out
 
 
+def _takes(cand: Candidate, n_refs: int) -> bool:
+    """Whether the candidate's profile takes ``n_refs`` references (a swapped label is not searched on
+    tools that cannot read the references given)."""
+    limit = get_profile(cand.metric, cand.profile).max_refs
+    return limit is None or n_refs <= limit
+
+
 class Auditor:
     """One system output and its reference streams, audited for claims of one metric family."""
 
     def __init__(self, metric: str, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]],
-                 lang: str = "en", preprocessing: bool = True, single_refs: bool = True, thorough: bool = False,
-                 captions: bool = False):
+                 lang: str | None = "en", preprocessing: bool = True, single_refs: bool = True, thorough: bool = False,
+                 captions: bool = False, ref_names: Sequence[str] | None = None,
+                 language: Language | None = None, swap: bool = True):
         self.metric = metric.lower()
         get_family(self.metric)
         self.hyps = list(hyps)
         self.streams = [list(s) for s in ref_streams]
-        self.lang = lang
+        #: the target language: given (``lang``, a code or a pair such as en-ja) or detected from ``hyps``
+        self.language = language if language is not None else resolve(lang, self.hyps)
+        self.lang = self.language.moses
+        self.ref_names = list(ref_names) if ref_names else None
+        self.swap = swap
+        self._siblings: dict[str, Auditor] = {}
         self.preprocessing = preprocessing
         self.single_refs = single_refs
         self.thorough = thorough
@@ -88,9 +126,51 @@ class Auditor:
         self._corpus_facts: dict[int, tuple[bool, bool]] = {}
         self._drops_empty_refs = {p.name for p in profiles_of(self.metric) if p.drops_empty_refs}
         has_empty = any(r is not None and not r.strip() for s in self.streams for r in s)
-        self.subsets = sp.ref_subsets(len(self.streams), has_empty, single_refs,
-                                      reorder=self.metric in sp.ORDER_SENSITIVE_METRICS)
+        self.subsets = sp.name_subsets(sp.ref_subsets(len(self.streams), has_empty, single_refs,
+                                                      reorder=self.metric in sp.ORDER_SENSITIVE_METRICS),
+                                       self.ref_names)
         self.preps = self._available_preps()
+        self.notes += self._language_notes()
+        self._options = dict(preprocessing=preprocessing, single_refs=single_refs, thorough=thorough,
+                             captions=captions)
+
+    # ------------------------------------------------------------------ language
+    def _language_notes(self) -> list[str]:
+        """What the target language means for this search, in words (when it matters for the metric)."""
+        lang = self.language
+        if "tokenize" not in get_family(self.metric).knobset or self.captions:
+            return []
+        name = LANGUAGE_NAMES.get(lang.code or "", lang.code or "")
+        std = language_tokenizer(lang.code)
+        out = []
+        if lang.how == "detected":
+            out.append(f"target language {name} ({lang.code}), detected from the hypothesis text ({lang.evidence}); "
+                       f"give --lang to say otherwise")
+        elif lang.how == "not detected":
+            out.append(f"target language not given; the text is not Chinese, Japanese or Korean ({lang.evidence}), "
+                       f"so BLEU's standard tokenizer is 13a (give --lang, e.g. --lang en-ja, to say otherwise)")
+        if std != "13a":
+            out.append(f"the standard BLEU tokenizer for {name} is {std} (sacrebleu's choice for -l xx-{lang.code})")
+        missing = sp.missing_tokenizers(self.metric, lang.code)
+        if std in missing:
+            out.append(f"tokenizer {std}, the standard for {name}, cannot be searched: assay does not implement it "
+                       f"(sacrebleu needs {TOKENIZER_RESOURCES.get(std, 'a resource assay does not have')}); "
+                       f"a number made with it is not reproduced here")
+        others = [t for t in missing if t != std]
+        if others:
+            needs = sorted({TOKENIZER_RESOURCES.get(t, "a resource assay does not have") for t in others})
+            out.append(f"sacrebleu's tokenizers {', '.join(others)} are not searched: assay does not implement "
+                       f"them (sacrebleu needs {'; '.join(needs)})")
+        return out
+
+    def sibling(self, metric: str) -> "Auditor":
+        """An auditor of another family on the same corpus and language (a swapped label is searched there)."""
+        if metric == self.metric:
+            return self
+        if metric not in self._siblings:
+            self._siblings[metric] = Auditor(metric, self.hyps, self.streams, ref_names=self.ref_names,
+                                             language=self.language, swap=False, **self._options)
+        return self._siblings[metric]
 
     # ------------------------------------------------------------------ inputs
     def _available_preps(self) -> tuple[str, ...]:
@@ -152,46 +232,61 @@ class Auditor:
 
     # ------------------------------------------------------------------ the space
     def candidates(self, claim: Claim) -> list[Candidate]:
-        """Every configuration of the space for this claim (deduplicated, cheapest first)."""
+        """Every configuration of the space for this claim (deduplicated, cheapest first): the claim's
+        label as written, then read otherwise at a cost (:func:`assay.jobs.audit.space.readings`; a
+        swapped family is searched with its tools' own defaults only, unless thorough)."""
         out: dict[tuple, Candidate] = {}
+        for reading in sp.readings(self.metric, claim.constraints, swap=self.swap):
+            auditor = self.sibling(reading.metric)
+            for cand in auditor._reading_candidates(claim, reading):
+                if reading.metric != self.metric and (not self.thorough and cand.departures > 1
+                                                      or not _takes(cand, len(cand.refs.indices))):
+                    continue
+                key = (cand.metric, cand.profile, cand.knobs, cand.refs.name, cand.prep, cand.measure, cand.display)
+                if key not in out or cand.cost < out[key].cost:
+                    out[key] = cand
+        return sorted(out.values(), key=lambda c: (c.cost, c.departures, c.label()))
+
+    def _reading_candidates(self, claim: Claim, reading: sp.Reading) -> list[Candidate]:
+        out: list[Candidate] = []
         measures: tuple[str | None, ...] = (None,)
         if self.metric == "rouge":
             measures = (claim.measure,) if claim.measure else ("f", "r", "p")
+        types = (claim.rouge_types or ("rouge1", "rouge2", "rougeL", "rougeLsum")) if self.metric == "rouge" else ()
+        implied = reading.implied()
         for refs in self.subsets:
             # input preprocessing is tried with all references only (a paper that re-tokenised its
             # output scored it against the full reference set); subsets are tried on the raw text with
             # the common tools (thorough: the full product)
             full = self.thorough or refs.kind == "all"
             for prep in (self.preps if full else sp.RAW_PREP):
-                for prof, knobs in self._grids(claim, prep):
+                for prof, knobs in sp.grids(self.metric, reading.constraints, prep, types, self.language.code):
                     if not full and not sp.on_subsets(self.metric, prof):
                         continue
                     if refs.empty_missing and prof in self._drops_empty_refs:
                         continue   # the tool drops empty reference lines itself
+                    base = sp.language_base(self.metric, prof, self.language.code)
                     for measure in measures:
                         for display in sp.DISPLAY_FACTORS.get(self.metric, (1.0,)):
-                            cand = sp.make_candidate(self.metric, prof, knobs, refs, prep, measure, display,
-                                                     captions=self.captions, implied=sp.IMPLIED_KNOBS)
-                            key = (cand.profile, cand.knobs, refs.name, prep, measure, display)
-                            out.setdefault(key, cand)
-        return sorted(out.values(), key=lambda c: (c.cost, c.departures, c.label()))
-
-    def _grids(self, claim: Claim, prep: str) -> list[tuple[str, dict[str, Any]]]:
-        types = (claim.rouge_types or ("rouge1", "rouge2", "rougeL", "rougeLsum")) if self.metric == "rouge" else ()
-        return sp.grids(self.metric, claim.constraints, prep, types)
+                            out.append(sp.make_candidate(self.metric, prof, knobs, refs, prep, measure, display,
+                                                         captions=self.captions, implied=implied, lang_base=base,
+                                                         reading=reading))
+        return out
 
     def standard_candidate(self, claim: Claim) -> Candidate:
         prof, knobs, measure = sp.standard(self.metric, claim.constraints, claim.rouge_types, claim.measure,
-                                           len(self.streams), self.captions)
+                                           len(self.streams), self.captions, self.language.code)
         prep = "ptb" if self.captions and self.metric in sp.CAPTION_PREP_METRICS else "raw"
+        base = sp.language_base(self.metric, prof, self.language.code)
+        implied = sp.readings(self.metric, claim.constraints, swap=False)[0].implied()
         cand = sp.make_candidate(self.metric, prof, knobs, self.subsets[0], prep, measure, 1.0, standard=True,
-                                 captions=self.captions, implied=sp.IMPLIED_KNOBS)
+                                 captions=self.captions, implied=implied, lang_base=base)
         # present the standard score on the claim's scale (a 0-1 tool value next to a 0-100 claim)
         value = self.evaluate(cand).value
         if value is not None and self.metric in ("rouge", "meteor", "cider", "bleu") and claim.value > 1.5 * max(value, 1e-12) \
                 and abs(value * 100 - claim.value) < abs(value - claim.value):
             cand = sp.make_candidate(self.metric, prof, knobs, self.subsets[0], prep, measure, 100.0, standard=True,
-                                     captions=self.captions, implied=sp.IMPLIED_KNOBS)
+                                     captions=self.captions, implied=implied, lang_base=base)
         return cand
 
     # ------------------------------------------------------------------ scoring
@@ -201,6 +296,8 @@ class Auditor:
 
     def evaluate(self, cand: Candidate) -> Evaluated:
         """The candidate's value on the claim's scale (cached); tool failures become ``error``."""
+        if cand.metric != self.metric:
+            return self.sibling(cand.metric).evaluate(cand)
         hit = self._values.get(cand)
         if hit is not None:
             return hit
@@ -251,6 +348,8 @@ class Auditor:
 
     def score(self, cand: Candidate) -> Score:
         """The full Score (components and assay's signature) of a candidate."""
+        if cand.metric != self.metric:
+            return self.sibling(cand.metric).score(cand)
         ev = self.evaluator(cand.refs, cand.prep)
         config, prof = ev.config(cand.profile, **cand.knob_dict)
         return ev.score(config, prof)
@@ -262,29 +361,41 @@ class Auditor:
             return f"(no signature: {exc})"
         extra = []
         if cand.prep != "raw":
-            extra.append(f"input:{cand.prep}" + (f"({self.lang})" if cand.prep.startswith("moses") else ""))
+            extra.append("input " + sp.PREP_WORDS.get(cand.prep, cand.prep)
+                         + (f" ({self.lang})" if cand.prep.startswith("moses") else ""))
         if cand.refs.name != "all":
-            extra.append(f"refs:{cand.refs.name}")
+            extra.append(f"references: {cand.refs.shown or cand.refs.name}")
         if cand.measure not in (None, "f"):
-            extra.append(f"measure:{cand.measure}")
+            extra.append({"r": "recall", "p": "precision"}.get(cand.measure, cand.measure) + " reported")
         if cand.display != 1.0:
-            extra.append("shown:x100" if cand.display > 1 else "shown:/100")
-        return sig + (" [" + "; ".join(extra) + "]" if extra else "")
+            extra.append("reported ×100" if cand.display > 1 else "reported ÷100")
+        return sig + (" (" + "; ".join(extra) + ")" if extra else "")
 
     # ------------------------------------------------------------------ search
-    def search(self, claim: Claim) -> AuditResult:
-        """Evaluate every candidate; the matches sorted best explanation first."""
+    def search(self, claim: Claim, progress: Progress | None = None) -> AuditResult:
+        """Evaluate every candidate; the matches sorted best explanation first. A value matches when
+        printed as the claim (rounded once), or, at :data:`PRINTING_COST`, rounded twice or truncated.
+        ``progress`` follows the configurations evaluated (one step each)."""
         if claim.metric != self.metric:
             raise KnobError(f"claim {claim.text!r} is {claim.metric}, this audit is {self.metric}")
+        bar = progress if progress is not None else ProgressBar(enabled=False)
         cands = self.candidates(claim)
-        evaluated = [self.evaluate(c) for c in cands]
+        bar.add(len(cands))
+        evaluated = []
+        for c in cands:
+            evaluated.append(self.evaluate(c))
+            bar.step(claim.text)
         std = self.evaluate(self.standard_candidate(claim))
-        matches = [e for e in evaluated if e.ok and claim.matches(e.value)]
-        matches.sort(key=lambda e: (e.candidate.cost, e.candidate.departures, abs(e.value - claim.value),
-                                    e.candidate.label()))
+        matches = []
+        for e in evaluated:
+            how = claim.printed_as(e.value) if e.ok else None
+            if how is not None:
+                matches.append(e if how == "round" else replace(e, printing=how))
+        matches.sort(key=lambda e: (e.cost, e.departures, abs(e.value - claim.value), e.candidate.label()))
         notes = list(self.notes)
         failed = [e for e in evaluated if not e.ok]
         if failed:
-            reasons = sorted({e.error.split(":")[0] for e in failed if e.error})
-            notes.append(f"{len(failed)} of {len(evaluated)} configurations could not be scored ({', '.join(reasons)})")
+            reasons = sorted({e.reason for e in failed if e.reason})
+            shown = "; ".join(reasons[:3]) + (f"; and {len(reasons) - 3} other reasons" if len(reasons) > 3 else "")
+            notes.append(f"{len(failed)} of {len(evaluated)} configurations could not be scored: {shown}")
         return AuditResult(claim, evaluated, matches, std, notes)

@@ -20,16 +20,23 @@ data-to-text and captioning code; rouge-score for summarisation). ``VALUE_COST``
 is the audit's prior on how often published numbers depart to a knob value, a ranking judgement
 of this job keyed by knob and value (no profile), not a property of the knob that
 ``metrics/<family>/knobs.py`` should carry for every user.
+
+The target language moves the standard (:func:`language_base`: sacrebleu's ja-mecab for Japanese,
+zh for Chinese) and a sacrebleu-style ``tokenize`` axis (:func:`tokenize_axis`); departures are
+counted from the profile with the language's standard in place. The claim's label is evidence with
+a cost (:func:`readings`: a chrF label's word n-grams or beta read otherwise, a BLEU/chrF swap), so a
+knob counts as fixed by the claim only when its reading fixes it (``Reading.implied``).
 """
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping, Sequence
 
 from assay.core.errors import KnobError
 from assay.engine.registry import get_family
-from assay.profiles.audit import CLAIM_DERIVED, UNLISTED_COST, AuditGrid
+from assay.profiles.audit import (CLAIM_DERIVED, DEFAULT_TOKENIZER, UNLISTED_COST, AuditGrid, language_tokenizer,
+                                  language_tokenizers)
 from assay.profiles.registry import Profile, get_profile, profiles_of
 
 DEPARTURE_COST = 1.0
@@ -60,6 +67,7 @@ class RefSubset:
     name: str                      # "all", "ref2", "all/empty-missing", "all/reversed", ...
     indices: tuple[int, ...]
     empty_missing: bool = False
+    shown: str = ""                # the same in the user's words: file names (see :func:`name_subsets`)
 
     @property
     def kind(self) -> str:
@@ -84,6 +92,7 @@ class Candidate:
     cost: float = 0.0
     departures: int = 0
     standard: bool = False                   # the community-recommended configuration
+    reading: str = ""                        # the claim's label read otherwise ("" = as written; see Reading)
 
     @property
     def knob_dict(self) -> dict[str, Any]:
@@ -99,9 +108,9 @@ class Candidate:
         if self.measure not in (None, "f"):
             parts.append(f"measure={self.measure}")
         if self.refs.name != "all":
-            parts.append(f"refs={self.refs.name}")
+            parts.append(f"refs={self.refs.shown or self.refs.name}")
         if self.prep != "raw":
-            parts.append(f"input={self.prep}")
+            parts.append(f"input={PREP_WORDS.get(self.prep, self.prep)}")
         if self.display != 1.0:
             parts.append("×100" if self.display > 1 else "÷100")
         return " ".join(parts)
@@ -128,18 +137,22 @@ def profile_cost(metric: str, profile: str) -> float:
 #: with image captions, COCOEvalCap's PTB tokenisation is the norm and raw text the departure
 CAPTION_PREP_COST = {"ptb": 0.0, "raw": 0.3}
 CAPTION_VALUE_COST = {("cider", "tokenize", "ptb"): 0.0}
-#: knobs a claim's metric name fixes (BLEU-1, chrF2, ROUGE-L ...): not departures
-IMPLIED_KNOBS = ("max_ngram_order", "weights", "beta", "word_order", "types", "clipping")
 
 
 def make_candidate(metric: str, profile: str, knobs: dict[str, Any], refs: RefSubset, prep: str = "raw",
                    measure: str | None = None, display: float = 1.0, standard: bool = False,
-                   captions: bool = False, implied: Sequence[str] = ()) -> Candidate:
-    """A candidate with its departures from the profile counted and its cost computed; knobs in
-    ``implied`` (fixed by the claim's metric name) are not departures."""
+                   captions: bool = False, implied: Sequence[str] = (), lang_base: Mapping[str, Any] | None = None,
+                   reading: "Reading | None" = None) -> Candidate:
+    """A candidate with its departures counted and its cost computed. Departures are counted from the
+    profile's knobs with the language's standard values (``lang_base``: ja-mecab for Japanese, see
+    :func:`language_base`) in place; knobs in ``implied`` (fixed by the claim's metric name) are not
+    departures. ``reading``: the claim's label read otherwise (a mislabel), with its cost."""
     base = get_profile(metric, profile).knobs
     departed = tuple(sorted((k, v) for k, v in knobs.items() if k not in base or base[k] != v))
-    counted = [(k, v) for k, v in departed if k not in implied]
+    norm = {**base, **(lang_base or {})}
+    counted = [(k, v) for k, v in sorted(knobs.items()) if (k not in norm or norm[k] != v) and k not in implied]
+    counted += [(k, base[k]) for k in (lang_base or {}) if k in base and k not in knobs and k not in implied
+                and base[k] != norm[k]]
     cost = profile_cost(metric, profile)
     values = {**VALUE_COST, **CAPTION_VALUE_COST} if captions else VALUE_COST
     cost += sum(values.get((metric, k, v), DEPARTURE_COST) for k, v in counted)
@@ -149,7 +162,72 @@ def make_candidate(metric: str, profile: str, knobs: dict[str, Any], refs: RefSu
     normal_prep = "ptb" if captions and prep in ("ptb", "raw") and metric in CAPTION_PREP_METRICS else "raw"
     departures = len(counted) + (refs.kind != "all") + (prep != normal_prep) + ((measure or "f") != "f") + \
         (display != 1.0)
-    return Candidate(metric, profile, departed, refs, prep, measure, display, round(cost, 6), departures, standard)
+    if reading is not None and reading.cost:
+        cost += reading.cost
+        departures += 1
+    return Candidate(metric, profile, departed, refs, prep, measure, display, round(cost, 6), departures, standard,
+                     reading.name if reading is not None else "")
+
+
+def language_base(metric: str, profile: str, lang: str | None) -> dict[str, Any]:
+    """The knob values that are the standard for the target language where the profile uses
+    sacrebleu's default tokenizer: ``{"tokenize": "ja-mecab"}`` for Japanese (sacrebleu 2.6.0's
+    choice for ``-l xx-ja``), nothing for a language whose standard is 13a."""
+    want = language_tokenizer(lang)
+    if want == DEFAULT_TOKENIZER or get_profile(metric, profile).knobs.get("tokenize") != DEFAULT_TOKENIZER:
+        return {}
+    return {"tokenize": want}
+
+
+#: input preprocessing in words (labels and signatures)
+PREP_WORDS = {"moses": "Moses-tokenised", "moses-a": "Moses-tokenised (-a)", "compound": "##AT##-##AT## split",
+              "moses+compound": "Moses-tokenised + ##AT##-##AT## split", "ptb": "PTB-tokenised"}
+
+
+# ----------------------------------------------------------------------------- readings of the label
+#: the cost of reading a claim's label otherwise than as written (labels are evidence, not constraints):
+#: chrF++ published as "chrF" is a common loose naming; a "chrF++" that is plain chrF, a beta other than
+#: the one printed, and a BLEU/chrF swap are mislabels
+LABEL_COST = {"chrf-words-loose": 0.5, "chrf-words": 1.0, "beta": 1.0, "metric": 1.5}
+#: metric families whose labels are swapped in practice
+SWAPPED_METRICS = {"bleu": "chrf", "chrf": "bleu"}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a claim's label: the family and the knob values it fixes, at a cost (0: as written)."""
+
+    metric: str
+    constraints: Mapping[str, Any]
+    cost: float = 0.0
+    name: str = ""               # "" as written; "word_order", "beta", "metric": what is read otherwise
+
+    def implied(self) -> tuple[str, ...]:
+        """Knobs this reading fixes (not departures): its constraints, what they derive, and the
+        knobs every claim of the family fixes by naming it (ROUGE types, CIDEr-D clipping)."""
+        names = set(self.constraints) | {"types", "clipping"}
+        names |= {k for k, (src, _) in CLAIM_DERIVED.items() if src in self.constraints}
+        return tuple(sorted(names))
+
+
+def readings(metric: str, constraints: Mapping[str, Any], swap: bool = True) -> list[Reading]:
+    """The claim's label as written, then read otherwise at :data:`LABEL_COST`: a chrF label's word
+    n-grams (``chrF`` and ``chrF2`` read as sacrebleu names them: no words; ``chrF++``: words 2)
+    flipped, its printed beta freed, and the other family of :data:`SWAPPED_METRICS` (its defaults)."""
+    out = []
+    if metric == "chrf":
+        written = {"word_order": 0, **constraints}
+        out.append(Reading(metric, written))
+        flipped = {**written, "word_order": 0 if written["word_order"] else 2}
+        out.append(Reading(metric, flipped, LABEL_COST["chrf-words" if written["word_order"] else "chrf-words-loose"],
+                           "word_order"))
+        if "beta" in constraints:
+            out.append(Reading(metric, {k: v for k, v in written.items() if k != "beta"}, LABEL_COST["beta"], "beta"))
+    else:
+        out.append(Reading(metric, dict(constraints)))
+    if swap and metric in SWAPPED_METRICS:
+        out.append(Reading(SWAPPED_METRICS[metric], {}, LABEL_COST["metric"], "metric"))
+    return out
 
 
 # ----------------------------------------------------------------------------- reference subsets
@@ -169,6 +247,29 @@ def ref_subsets(n_streams: int, has_empty: bool, single: bool = True, reorder: b
         out += [RefSubset(f"ref{i + 1}", (i,)) for i in range(n_streams)]
     if has_empty:
         out.append(RefSubset("all/empty-missing", tuple(range(n_streams)), True))
+    return out
+
+
+def name_subsets(subsets: Sequence[RefSubset], files: Sequence[str] | None) -> list[RefSubset]:
+    """The subsets named in the user's words: ``ref2`` -> the second reference file's name,
+    ``all/reversed`` -> the files in that order, ``all/empty-missing`` -> "all, empty lines as missing"."""
+    if not files:
+        return list(subsets)
+    n_streams = max((max(s.indices) + 1 for s in subsets if s.indices), default=0)
+    names = [str(f).replace("\\", "/").rsplit("/", 1)[-1] for f in files]
+    if len(names) != n_streams:       # one file holds every reference (COCO JSON annotations)
+        names = [f"reference {i + 1} of each segment" for i in range(n_streams)]
+    out = []
+    for s in subsets:
+        if s.kind == "single":
+            shown = f"{names[s.indices[0]]} only"
+        elif s.kind == "reordered":
+            shown = ", ".join(names[i] for i in s.indices) + " (in this order)"
+        elif s.empty_missing:
+            shown = "all, empty lines as missing references"
+        else:
+            shown = "all"
+        out.append(replace(s, shown=shown))
     return out
 
 
@@ -212,10 +313,32 @@ def _claimed(names: Sequence[str], claim: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _points(grid: AuditGrid, profile: Profile, claim: Mapping[str, Any]) -> list[dict[str, Any]]:
+def tokenize_axis(metric: str, values: Sequence[Any], lang: str | None) -> tuple[Any, ...]:
+    """A grid's ``tokenize`` axis for the target language: an axis holding sacrebleu's default 13a is
+    a sacrebleu-style axis, and gets the language's tokenizer first (ja-mecab for Japanese) and every
+    alternative of :data:`~assay.profiles.audit.ALTERNATIVE_TOKENIZERS` assay implements; the
+    others are named by :func:`missing_tokenizers`. Any other axis is kept as it is."""
+    if DEFAULT_TOKENIZER not in values or "tokenize" not in get_family(metric).knobset:
+        return tuple(values)
+    known, _ = language_tokenizers(lang, tuple(get_family(metric).knobset["tokenize"].choices or ()))
+    return known + tuple(v for v in values if v not in known)
+
+
+def missing_tokenizers(metric: str, lang: str | None) -> list[str]:
+    """sacrebleu tokenizers the search would try for ``lang`` that assay does not implement."""
+    if "tokenize" not in get_family(metric).knobset:
+        return []
+    return language_tokenizers(lang, tuple(get_family(metric).knobset["tokenize"].choices or ()))[1]
+
+
+def _points(grid: AuditGrid, profile: Profile, claim: Mapping[str, Any], lang: str | None = None
+            ) -> list[dict[str, Any]]:
     """The knob settings of one grid under a claim with one value per knob (see
-    :mod:`assay.profiles.audit` for how a claim follows or restricts a grid)."""
+    :mod:`assay.profiles.audit` for how a claim follows or restricts a grid); a sacrebleu-style
+    ``tokenize`` axis follows the target language (:func:`tokenize_axis`)."""
     axes = {name: tuple(values) for name, values in grid.axes.items()}
+    if "tokenize" in axes:
+        axes["tokenize"] = tokenize_axis(profile.metric, axes["tokenize"], lang)
     for name, value in claim.items():
         if name in grid.follows_claim:
             if name in axes:
@@ -237,7 +360,8 @@ def _points(grid: AuditGrid, profile: Profile, claim: Mapping[str, Any]) -> list
     return out
 
 
-def _walk(metric: str, claim: Mapping[str, Any], prep: str) -> Iterator[tuple[str, dict[str, Any]]]:
+def _walk(metric: str, claim: Mapping[str, Any], prep: str, lang: str | None = None
+          ) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every grid of the metric's profiles for one reading of the claim, in rank order; grids of
     one ``lockstep`` group point by point, at the place of the first of them."""
     entries = sorted(((grid.rank, i, j), profile, grid)
@@ -246,13 +370,13 @@ def _walk(metric: str, claim: Mapping[str, Any], prep: str) -> Iterator[tuple[st
     walked: set[str] = set()
     for _, profile, grid in entries:
         if not grid.lockstep:
-            for point in _points(grid, profile, claim):
+            for point in _points(grid, profile, claim, lang):
                 yield profile.name, point
             continue
         if grid.lockstep in walked:
             continue
         walked.add(grid.lockstep)
-        group = [(p.name, _points(g, p, claim)) for _, p, g in entries if g.lockstep == grid.lockstep]
+        group = [(p.name, _points(g, p, claim, lang)) for _, p, g in entries if g.lockstep == grid.lockstep]
         for index in range(max(len(points) for _, points in group)):
             for name, points in group:
                 if index < len(points):
@@ -260,7 +384,7 @@ def _walk(metric: str, claim: Mapping[str, Any], prep: str) -> Iterator[tuple[st
 
 
 def grids(metric: str, constraints: Mapping[str, Any], prep: str = "raw",
-          rouge_types: Sequence[str] = ()) -> list[tuple[str, dict[str, Any]]]:
+          rouge_types: Sequence[str] = (), lang: str | None = None) -> list[tuple[str, dict[str, Any]]]:
     """(profile, knobs) pairs the audit tries for a claim on input preprocessed by ``prep``, read
     from the profiles' :class:`~assay.profiles.audit.AuditHint` grids. A claim that allows several
     values of a knob (ROUGE-L: rougeL or rougeLsum) is searched one value at a time, outermost."""
@@ -271,7 +395,7 @@ def grids(metric: str, constraints: Mapping[str, Any], prep: str = "raw",
     single = {name: values[0] for name, values in choices.items() if len(values) == 1}
     out: list[tuple[str, dict[str, Any]]] = []
     for combo in itertools.product(*(choices[name] for name in several)):
-        out += _walk(metric, {**single, **dict(zip(several, combo))}, prep)
+        out += _walk(metric, {**single, **dict(zip(several, combo))}, prep, lang)
     return out
 
 
@@ -295,13 +419,15 @@ def _agrees(profile: Profile, choices: Mapping[str, tuple[Any, ...]], followed: 
     return all(profile.knobs.get(name) in values for name, values in choices.items() if name not in followed)
 
 
-def standard(metric: str, claim_constraints: dict[str, Any], rouge_types: Sequence[str], measure: str | None,
-             n_streams: int, captions: bool = False) -> tuple[str, dict[str, Any], str | None]:
+def standard(metric: str, claim_constraints: Mapping[str, Any], rouge_types: Sequence[str], measure: str | None,
+             n_streams: int, captions: bool = False, lang: str | None = None
+             ) -> tuple[str, dict[str, Any], str | None]:
     """The community-recommended configuration, read from the profiles marked ``standard_for``
     (``plain`` claims, or ``captions``): sacrebleu defaults (BLEU, chrF, TER), rouge-score defaults
     (ROUGE), pycocoevalcap's COCOEvalCap (CIDEr: PTB tokenisation; with captions also BLEU, ROUGE-L
     and METEOR on PTB tokens), METEOR 1.5 (METEOR), mteval (NIST). The claim's values of the
-    profile's ``standard_follows`` knobs are added (BLEU-2: ``max_ngram_order=2``)."""
+    profile's ``standard_follows`` knobs are added (BLEU-2: ``max_ngram_order=2``), and the target
+    language's standard tokenizer (:func:`language_base`: sacrebleu's ja-mecab for Japanese)."""
     context = "captions" if captions else "plain"
     found = [p for p in profiles_of(metric) if p.audit is not None and context in p.audit.standard_for]
     if not found:
@@ -310,6 +436,7 @@ def standard(metric: str, claim_constraints: dict[str, Any], rouge_types: Sequen
     chosen = next((p for p in found if _agrees(p, choices, p.audit.standard_follows)), found[0])
     first = {name: values[0] for name, values in choices.items()}
     knobs = {**chosen.audit.standard_knobs, **_claimed(chosen.audit.standard_follows, first)}
+    knobs = {**language_base(metric, chosen.name, lang), **knobs}
     measured = metric in MEASURE_METRICS and chosen.audit.standard_measure
     return chosen.name, knobs, ((measure or "f") if measured else None)
 

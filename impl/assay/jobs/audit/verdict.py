@@ -7,12 +7,18 @@
 - ``not-reproducible``: no configuration of the space does (the nearest ones are listed); when
   the claimed value is outside the range of the metric's scores (BLEU 150, TER -1), the verdict
   says so (:func:`assay.jobs.audit.claims.range_problem`).
+
+The text speaks the user's words: the claim as written, reference files by name, "reproduced under
+the stated configuration" only when a signature stated one ("... under the standard configuration"
+otherwise), "no configuration reproduces 21.27; the nearest is ..." when none does, and what the
+best explanation says about the claim (:attr:`ClaimReport.findings`: a mislabelled metric, a value
+rounded twice or truncated); no internal cost, no exception class names.
 """
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Sequence
 
 from assay.core.score import json_safe
@@ -25,6 +31,8 @@ from assay.jobs.audit.space import Candidate, RefSubset, make_candidate
 VERDICT_TEXT = {"reproduced": "reproduced under the stated configuration",
                 "reproduced-other": "reproduced only under another configuration",
                 "not-reproducible": "not reproducible"}
+#: the verdict when the configuration compared first is the standard one (no signature was given)
+STANDARD_TEXT = "reproduced under the standard configuration"
 
 
 @dataclass
@@ -40,6 +48,7 @@ class ClaimReport:
     system: str | None = None
     row: int | None = None
     signatures: dict[Candidate, str] = field(default_factory=dict)
+    language: dict[str, Any] = field(default_factory=dict)      # the target language and how it was found
 
     @property
     def standard(self) -> Evaluated:
@@ -52,8 +61,31 @@ class ClaimReport:
 
     @property
     def verdict_text(self) -> str:
+        """The verdict in words: "reproduced under the stated configuration" only when a signature
+        stated one (else "... under the standard configuration"); a claim nothing reproduces reads
+        "no configuration reproduces 21.27; the nearest is ..."."""
         problem = self.out_of_range
-        return VERDICT_TEXT[self.verdict] + (f": {problem}" if problem else "")
+        if self.verdict == "reproduced" and self.stated_from != "signature":
+            text = STANDARD_TEXT
+        elif self.verdict == "not-reproducible":
+            near = self.result.nearest(1)
+            text = (f"{VERDICT_TEXT[self.verdict]}: {problem}" if problem else
+                    f"no configuration reproduces {self.claim.shown(self.claim.value)}")
+            if near:
+                text += f"; the nearest is {near[0].candidate.label()} ({_num(near[0].value, _digits(self.claim))})"
+            if not self.standard.ok and self.standard.error:
+                text += "; the standard configuration could not be computed (see above)"
+            return text
+        else:
+            text = VERDICT_TEXT[self.verdict]
+        return text + (f": {problem}" if problem else "")
+
+    @property
+    def findings(self) -> list[str]:
+        """What the best explanation says about how the claim was written: a label that names another
+        metric or variant ("mislabelled: the number is chrF2, not chrF2++"), a value rounded twice or
+        truncated."""
+        return findings(self.claim, self.best) if self.best is not None else []
 
 
 def signature_candidates(auditor: Auditor, parsed: ParsedSignature) -> list[Candidate]:
@@ -74,9 +106,53 @@ def signature_candidates(auditor: Auditor, parsed: ParsedSignature) -> list[Cand
     return out
 
 
+def metric_name(metric: str, knobs: dict[str, Any]) -> str:
+    """A configuration's metric as sacrebleu names it: ``chrF2``, ``chrF2++``, ``chrF3``, ``BLEU``,
+    ``BLEU-2``; other families by their usual name."""
+    if metric == "chrf":
+        beta = knobs.get("beta", 2)
+        beta = int(beta) if float(beta).is_integer() else beta
+        words = int(knobs.get("word_order", 0) or 0)
+        return f"chrF{beta}" + "+" * words
+    if metric == "bleu":
+        order = knobs.get("max_ngram_order", 4)
+        return "BLEU" if order == 4 else f"BLEU-{order}"
+    return {"ter": "TER", "nist": "NIST", "meteor": "METEOR", "cider": "CIDEr", "rouge": "ROUGE"}.get(metric, metric)
+
+
+def findings(claim: Claim, best: Evaluated) -> list[str]:
+    """See :attr:`ClaimReport.findings`."""
+    out = []
+    cand = best.candidate
+    if cand.reading:
+        said = metric_name(claim.metric, {**({"word_order": 0} if claim.metric == "chrf" else {}), **claim.constraints})
+        knobs = _full_knobs(cand)
+        out.append(f"mislabelled: the number is {metric_name(cand.metric, knobs)}, not {said} "
+                   f"(the claim says {claim.name!r})")
+    if best.printing == "round-twice":
+        out.append(f"rounded twice: {claim.printing_steps(best.value, 'round-twice')} "
+                   f"(rounding once gives {claim.shown(best.value)})")
+    elif best.printing == "truncate":
+        out.append(f"truncated, not rounded: {claim.printing_steps(best.value, 'truncate')} "
+                   f"(rounding gives {claim.shown(best.value)})")
+    return out
+
+
+def _same_config(a: Candidate, b: Candidate) -> bool:
+    """The same configuration, however it was reached (the standard flag and the cost aside)."""
+    return (a.metric, a.profile, a.knobs, a.refs.name, a.prep, a.measure, a.display) == \
+        (b.metric, b.profile, b.knobs, b.refs.name, b.prep, b.measure, b.display)
+
+
+def _full_knobs(cand: Candidate) -> dict[str, Any]:
+    from assay.profiles.registry import get_profile
+    return {**get_profile(cand.metric, cand.profile).knobs, **cand.knob_dict}
+
+
 def audit_claim(auditor: Auditor, claim: Claim, parsed: ParsedSignature | None = None,
-                system: str | None = None, row: int | None = None, n_signatures: int = 20) -> ClaimReport:
-    result = auditor.search(claim)
+                system: str | None = None, row: int | None = None, n_signatures: int = 20,
+                progress: Any = None) -> ClaimReport:
+    result = auditor.search(claim, progress)
     if parsed is not None:
         stated = [auditor.evaluate(c) for c in signature_candidates(auditor, parsed)]
         stated_from = "signature"
@@ -86,15 +162,20 @@ def audit_claim(auditor: Auditor, claim: Claim, parsed: ParsedSignature | None =
     stated_ok = [e for e in stated if e.ok and claim.matches(e.value)]
     if stated_ok:
         verdict, best = "reproduced", stated_ok[0]
+        if not any(_same_config(e.candidate, best.candidate) for e in result.matches):
+            result.matches.insert(0, best)      # the stated configuration is a match, even outside the space
     elif result.matches:
         verdict, best = "reproduced-other", result.matches[0]
     else:
         verdict, best = "not-reproducible", None
     explanation = None
     source = next((e for e in stated if e.ok), None)
-    if verdict == "reproduced-other" and source is not None and best is not None:
+    if verdict == "reproduced-other" and source is not None and best is not None \
+            and best.candidate.metric == source.candidate.metric:
         explanation = explain(auditor, source.candidate, best.candidate)
-    report = ClaimReport(claim, result, stated, stated_from, verdict, best, explanation, parsed, system, row)
+    report = ClaimReport(claim, result, stated, stated_from, verdict, best, explanation, parsed, system, row,
+                         language={"code": auditor.language.code, "how": auditor.language.how,
+                                   "evidence": auditor.language.evidence})
     for e in ([best] if best else []) + result.matches[:n_signatures] + stated + [result.standard] + result.nearest(3):
         if e is not None and e.candidate not in report.signatures:
             report.signatures[e.candidate] = auditor.signature(e.candidate)
@@ -103,11 +184,12 @@ def audit_claim(auditor: Auditor, claim: Claim, parsed: ParsedSignature | None =
 
 def audit_claims(hyps: Sequence[str], streams: Sequence[Sequence[Any]], items: Sequence[tuple[Claim, Any]],
                  options: Any, system: str | None = None, rows: Sequence[int | None] | None = None,
-                 auditors: dict[str, Auditor] | None = None) -> list[ClaimReport]:
+                 auditors: dict[str, Auditor] | None = None, progress: Any = None) -> list[ClaimReport]:
     """Claims (``(claim, parsed signature or None)``) on one corpus, in order; claims of one metric share
     an :class:`Auditor` (``auditors``, by metric: pass the same dict to share it across calls).
     ``options``: ``lang``, ``preprocessing``, ``single_refs``, ``max_matches`` and optionally
-    ``thorough`` and ``captions`` (the ``assay audit`` options)."""
+    ``thorough``, ``captions`` and ``ref_names`` (the reference files' names, for the text) (the
+    ``assay audit`` options). ``progress`` follows every configuration evaluated."""
     auditors = {} if auditors is None else auditors
     out = []
     for k, (claim, sig) in enumerate(items):
@@ -115,9 +197,11 @@ def audit_claims(hyps: Sequence[str], streams: Sequence[Sequence[Any]], items: S
             auditors[claim.metric] = Auditor(claim.metric, hyps, streams, lang=options.lang,
                                              preprocessing=options.preprocessing, single_refs=options.single_refs,
                                              thorough=getattr(options, "thorough", False),
-                                             captions=getattr(options, "captions", False))
+                                             captions=getattr(options, "captions", False),
+                                             ref_names=getattr(options, "ref_names", None))
         out.append(audit_claim(auditors[claim.metric], claim, sig, system=system,
-                               row=None if rows is None else rows[k], n_signatures=options.max_matches))
+                               row=None if rows is None else rows[k], n_signatures=options.max_matches,
+                               progress=progress))
     return out
 
 
@@ -142,7 +226,9 @@ def report_json(r: ClaimReport, max_matches: int = 20) -> dict[str, Any]:
         return {"configuration": c.label(), "value": e.value, "shown": None if e.value is None else r.claim.shown(e.value),
                 "profile": f"{c.metric}/{c.profile}", "knobs": {k: json_safe(v) for k, v in c.knobs},
                 "references": c.refs.name, "input": c.prep, "measure": c.measure, "display_factor": c.display,
-                "departures": c.departures, "cost": c.cost, "signature": r.signatures.get(c), "error": e.error}
+                "references_shown": c.refs.shown or c.refs.name,
+                "changes": e.departures, "printing": e.printing, "label_read_as": c.reading or None,
+                "signature": r.signatures.get(c), "error": e.reason}
 
     std = r.standard
     return {
@@ -158,6 +244,7 @@ def report_json(r: ClaimReport, max_matches: int = 20) -> dict[str, Any]:
         "configurations": len(r.result.evaluated),
         "nearest": [ev(e) for e in r.result.nearest(3)] if r.verdict == "not-reproducible" else [],
         "explanation": r.explanation.to_json() if r.explanation else None,
+        "findings": r.findings, "language": r.language,
         "notes": r.result.notes,
     }
 
@@ -174,19 +261,21 @@ def render_claim_text(r: ClaimReport, max_matches: int = 20) -> str:
                    f"difference {_num(std.value - c.value, d, '+')}")
         out.append(f"  signature: {r.signatures.get(std.candidate, '')}")
     else:
-        out.append(f"standard configuration ({std.candidate.label()}): cannot be scored ({std.error})")
+        out.append(f"standard configuration ({std.candidate.label()}): cannot be scored ({std.reason})")
     if r.signature is not None:
         for e in r.stated:
             state = "matches the claim" if e.ok and c.matches(e.value) else "does not match the claim"
             out.append(f"stated signature {r.signature.text!r} = {e.candidate.label()}: {_num(e.value, d)} -> {state}"
-                       if e.ok else f"stated signature {r.signature.text!r}: cannot be scored ({e.error})")
+                       if e.ok else f"stated signature {r.signature.text!r}: cannot be scored ({e.reason})")
     out.append(f"verdict: {r.verdict_text}" + (f": {r.best.candidate.label()}" if r.verdict == "reproduced-other" else ""))
+    out += [f"  {f}" for f in r.findings]
     n = len(r.result.matches)
-    out.append(f"{n} of {len(r.result.evaluated)} configurations give {c.shown(c.value)}" +
-               (", best explanation first:" if n else "."))
+    if n:
+        out.append(f"{n} of {len(r.result.evaluated)} configurations give {c.shown(c.value)}, best explanation first:")
+    else:
+        out.append(f"none of the {len(r.result.evaluated)} configurations searched gives {c.shown(c.value)}.")
     for i, e in enumerate(r.result.matches[:max_matches], 1):
-        out.append(f"  {i:>3}. {_num(e.value, d)}  {e.candidate.label()}  (departures {e.candidate.departures}, "
-                   f"cost {e.candidate.cost:g})")
+        out.append(f"  {i:>3}. {_num(e.value, d)}  {e.candidate.label()}  ({describe(e, r.standard.candidate)})")
         out.append(f"       {r.signatures.get(e.candidate) or ''}")
     if n > max_matches:
         out.append(f"       ... and {n - max_matches} more (--max-matches)")
@@ -201,6 +290,26 @@ def render_claim_text(r: ClaimReport, max_matches: int = 20) -> str:
         out += ["  " + ln for ln in r.explanation.lines(d)]
     out += [f"note: {n_}" for n_ in r.result.notes]
     return "\n".join(out)
+
+
+def describe(e: Evaluated, standard: Candidate | None = None) -> str:
+    """How far a matching configuration is from the standard, in words (no internal cost)."""
+    if standard is not None and _same_config(e.candidate, standard) and e.printing == "round":
+        return "the standard configuration"
+    parts = []
+    changes = e.candidate.departures
+    if e.candidate.reading:
+        parts.append("the label read as " + metric_name(e.candidate.metric, _full_knobs(e.candidate)))
+        changes -= 1
+    if e.printing == "round-twice":
+        parts.append("rounded twice")
+    elif e.printing == "truncate":
+        parts.append("truncated")
+    if changes:
+        parts.insert(0, f"{changes} change{'s' if changes != 1 else ''} from the tool's defaults")
+    elif not parts:
+        parts.append("the tool's defaults")
+    return ", ".join(parts)
 
 
 # ----------------------------------------------------------------------------- tables
@@ -227,10 +336,21 @@ def table_rows(reports: Sequence[ClaimReport]) -> list[dict[str, str]]:
                 detail += "; also: " + "; ".join(also)
             if r.explanation is not None:
                 detail += "; gap " + ", ".join(f"{n}: {v:+.{d}f}" for n, v in r.explanation.steps)
+            if r.findings:
+                detail += "; " + "; ".join(r.findings)
         rows.append({"row": "" if r.row is None else str(r.row), "system": r.system or "", "claim": c.text,
                      "stated": stated, "stated score": _num(stated_e.value if stated_e else None, d),
-                     "verdict": VERDICT_TEXT[r.verdict], "configuration": config, "signature": sig, "detail": detail})
+                     "verdict": r.verdict_text if r.verdict != "not-reproducible" else VERDICT_TEXT[r.verdict],
+                     "configuration": config, "signature": sig, "detail": detail})
     return rows
+
+
+def _html_table(rows: Sequence[dict[str, str]], verdicts: Sequence[str]) -> str:
+    """The table as one HTML page (``templates/table.html.j2``; Jinja2 escapes every cell)."""
+    from assay.jobs.templating import template
+
+    return template(Path(__file__).with_name("templates"), "table.html.j2").render(
+        columns=COLUMNS, rows=list(zip(rows, verdicts)))
 
 
 def render_table(reports: Sequence[ClaimReport], fmt: str) -> str:
@@ -238,20 +358,11 @@ def render_table(reports: Sequence[ClaimReport], fmt: str) -> str:
         return json.dumps([report_json(r) for r in reports], ensure_ascii=False, indent=2)
     rows = table_rows(reports)
     if fmt == "markdown":
-        esc = lambda s: s.replace("|", "\\|").replace("\n", " ")  # noqa: E731
-        out = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-        out += ["| " + " | ".join(esc(r[k]) for k in COLUMNS) + " |" for r in rows]
-        return "\n".join(out)
+        from assay.jobs.compare import markdown_table
+
+        return markdown_table(COLUMNS, [[r[k] for k in COLUMNS] for r in rows])
     if fmt == "html":
-        head = "".join(f"<th>{html.escape(k)}</th>" for k in COLUMNS)
-        body = "".join("<tr class=\"" + html.escape(rep.verdict) + "\">" +
-                       "".join(f"<td>{html.escape(r[k])}</td>" for k in COLUMNS) + "</tr>\n"
-                       for r, rep in zip(rows, reports))
-        return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay audit</title><style>"
-                "table{border-collapse:collapse;font:13px sans-serif}td,th{border:1px solid #ccc;padding:3px 6px;"
-                "vertical-align:top}tr.reproduced td{background:#eaf7ea}tr.reproduced-other td{background:#fff6e0}"
-                "tr.not-reproducible td{background:#fbeaea}</style></head><body>\n<table>\n<tr>" + head + "</tr>\n" +
-                body + "</table>\n</body></html>")
+        return _html_table(rows, [rep.verdict for rep in reports])
     # text: one block per claim
     blocks = []
     for r, rep in zip(rows, reports):

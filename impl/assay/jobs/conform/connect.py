@@ -78,9 +78,10 @@ def load_object(target: str) -> Any:
     if not sep or not module_name or not attr:
         raise InputError(f"direct: needs package.module:callable, got {target!r}")
     try:
-        obj: Any = importlib.import_module(module_name)
+        obj: Any = _import(module_name)
     except ImportError as exc:
-        raise InputError(f"direct:{target}: cannot import {module_name} ({exc})") from None
+        raise InputError(f"direct:{target}: cannot import {module_name} ({exc}; run from the folder that "
+                         "holds it, or put that folder on PYTHONPATH)") from None
     attr, bracket, key = attr.partition("[")
     for part in attr.split("."):
         try:
@@ -93,6 +94,25 @@ def load_object(target: str) -> Any:
         except (KeyError, LookupError, AssayError) as exc:
             raise InputError(f"direct:{target}: {exc}") from None
     return obj
+
+
+def _import(module_name: str) -> Any:
+    """Import ``module_name``; when its top-level package is not found, once more with the current
+    directory first on ``sys.path``, as ``python -m`` would have it (the ``assay`` and ``pytest``
+    console scripts do not put it there, so ``direct:mypkg.bleu:f`` run from mypkg's folder failed)."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        cwd = os.getcwd()
+        if exc.name != module_name.split(".")[0] or cwd in sys.path or "" in sys.path:
+            raise
+        sys.path.insert(0, cwd)
+        try:
+            return importlib.import_module(module_name)
+        except ModuleNotFoundError as again:
+            if again.name == exc.name:
+                sys.path.remove(cwd)
+            raise
 
 
 class DirectImplementation(Implementation):

@@ -54,16 +54,23 @@ def within(expected: float, got: float, tolerance: dict[str, float]) -> bool:
     return abs(float(got) - expected) <= max(abs_, rel * abs(expected), 1e-300 if expected == 0 else 0.0)
 
 
-def close(expected: Any, got: Any, tol: dict[str, float]) -> bool:
-    """Numbers within tolerance, lists and dicts element-wise, strings and None exactly."""
+def close(expected: Any, got: Any, tol: dict[str, float], partial: bool = False) -> bool:
+    """Numbers within tolerance, lists and dicts element-wise, strings and None exactly.
+
+    ``partial`` (components): a dict is judged on the keys the answer has, so an implementation
+    that reports only the headline of a measure (ROUGE's F without P and R) is not failed for what
+    it leaves out."""
     if isinstance(expected, dict):
-        return isinstance(got, dict) and expected.keys() <= got.keys() and all(
-            close(v, got[k], tol) for k, v in expected.items())
+        if not isinstance(got, dict):
+            return False
+        if partial:
+            return all(close(v, got[k], tol, partial) for k, v in expected.items() if k in got)
+        return expected.keys() <= got.keys() and all(close(v, got[k], tol) for k, v in expected.items())
     if expected is None or isinstance(expected, str) or isinstance(expected, bool):
         return expected == got
     if isinstance(expected, (list, tuple)):
         return isinstance(got, (list, tuple)) and len(expected) == len(got) and all(
-            close(e, g, tol) for e, g in zip(expected, got))
+            close(e, g, tol, partial) for e, g in zip(expected, got))
     if isinstance(got, bool) or not isinstance(got, (int, float)):
         return False
     return within(float(expected), got, tol)
@@ -143,7 +150,7 @@ def _check_entry(exp: Expected, answer: Answer, factor: float) -> tuple[bool | N
         have = _component(answer.components, key)
         if have is None:
             continue                          # components are optional in answers
-        if not close(want, have, exp.tolerance):
+        if not close(want, have, exp.tolerance, partial=True):
             return False, f"component {key}: " + describe_difference(want, have, "entry", exp.tolerance)
     return True, ""
 

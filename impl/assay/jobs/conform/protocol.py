@@ -5,9 +5,8 @@ One JSON object per line. The runner writes ``start``, then one ``case`` per fix
 (``{"id", "score", "components"?}``), an error (``{"id", "error"}``) or a skip
 (``{"id", "skipped"}``). The schema ships in the package: ``schema/protocol-v1.json``.
 
-:func:`validate` checks a message against one definition of that schema with a small validator
-for the JSON Schema subset the schema uses (type, const, enum, required, properties,
-additionalProperties, items, oneOf, $ref), so the runner needs no third-party package.
+:func:`validate` checks a message against one definition of that schema with ``jsonschema``
+(Draft 2020-12; the protocol's ``number`` is a finite double) and names the first violation.
 
 :func:`loads` is the only reader of what an implementation writes, so it is hostile-input proof
 (fuzzed by ``conformance/fuzz/conform_protocol.py``): anything but one strict-JSON value of at most
@@ -105,17 +104,6 @@ def loads(line: str | bytes) -> Any:
 
 
 # ----------------------------------------------------------------------------- validation
-_TYPES = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: is_number(v),
-}
-
-
 def is_number(value: Any) -> bool:
     """A finite int or float (not a bool) that a double can hold: the protocol's ``number``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -126,15 +114,32 @@ def is_number(value: Any) -> bool:
         return False
 
 
+@lru_cache(maxsize=None)
+def _validator(definition: str) -> Any:
+    """A ``jsonschema`` Draft 2020-12 validator of one definition, whose ``number`` is
+    :func:`is_number` (finite, not a bool, within a double: JSON Schema's own ``number`` takes
+    any Python int or float, NaN included)."""
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("number", lambda _checker, v: is_number(v))
+    cls = validators.extend(Draft202012Validator, type_checker=checker)
+    root = schema()
+    return cls({"$defs": root["$defs"], "$ref": f"#/$defs/{definition}"})
+
+
 def validate(message: Any, definition: str) -> None:
     """Raise :class:`ProtocolError` unless ``message`` is a valid ``definition`` (start, started,
-    case, result, error, skipped, stop, reply)."""
-    root = schema()
-    if definition not in root["$defs"]:
+    case, result, error, skipped, stop, reply), checked by ``jsonschema`` against the shipped schema.
+
+    The error names the first violation as a path into the message and a short reason
+    (``invalid result message: $.score: expected number or array, got str '1.5'``)."""
+    if definition not in schema()["$defs"]:
         raise KeyError(definition)
-    problem = _check(message, root["$defs"][definition], root, "$")
-    if problem:
-        raise ProtocolError(f"invalid {definition} message: {problem}")
+    from jsonschema.exceptions import relevance
+
+    errors = list(_validator(definition).iter_errors(message))
+    if errors:
+        raise ProtocolError(f"invalid {definition} message: {_describe(min(errors, key=relevance))}")
 
 
 def is_valid(message: Any, definition: str) -> bool:
@@ -145,45 +150,34 @@ def is_valid(message: Any, definition: str) -> bool:
     return True
 
 
-def _check(value: Any, node: dict[str, Any], root: dict[str, Any], where: str) -> str | None:
-    """The first violation of ``node`` by ``value`` (a readable path + reason), or None."""
-    if "$ref" in node:
-        target: Any = root
-        for part in node["$ref"].lstrip("#/").split("/"):
-            target = target[part]
-        return _check(value, target, root, where)
-    if "oneOf" in node:
-        problems = [_check(value, sub, root, where) for sub in node["oneOf"]]
-        matched = sum(p is None for p in problems)
-        if matched != 1:
-            return f"{where}: matches {matched} of the alternatives" + (
-                f" (e.g. {problems[0]})" if matched == 0 else "")
-    if "type" in node:
-        types = node["type"] if isinstance(node["type"], list) else [node["type"]]
-        if not any(_TYPES[t](value) for t in types):
-            return f"{where}: expected {' or '.join(types)}, got {type(value).__name__} {short(value)}"
-    if "const" in node and value != node["const"]:
-        return f"{where}: must be {node['const']!r}, got {short(value)}"
-    if "enum" in node and value not in node["enum"]:
-        return f"{where}: must be one of {node['enum']}, got {short(value)}"
-    if isinstance(value, dict):
-        for key in node.get("required", ()):
-            if key not in value:
-                return f"{where}: missing required field {key!r}"
-        props = node.get("properties", {})
-        for key, sub in value.items():
-            if key in props:
-                problem = _check(sub, props[key], root, f"{where}.{key}")
-                if problem:
-                    return problem
-            elif node.get("additionalProperties", True) is False:
-                return f"{where}: unexpected field {key!r}"
-    if isinstance(value, list) and "items" in node:
-        for i, item in enumerate(value):
-            problem = _check(item, node["items"], root, f"{where}[{i}]")
-            if problem:
-                return problem
-    return None
+def _where(error: Any) -> str:
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+
+
+def _describe(error: Any) -> str:
+    """One readable line for a ``jsonschema`` error: where, then why (values cut by :func:`short`)."""
+    where, value, kind, rule = _where(error), error.instance, error.validator, error.validator_value
+    if kind == "oneOf":
+        if not error.context:
+            return f"{where}: matches more than one of the alternatives"
+        from jsonschema.exceptions import best_match
+        return f"{where}: matches 0 of the alternatives (e.g. {_describe(best_match(error.context))})"
+    if kind == "type":
+        types = rule if isinstance(rule, list) else [rule]
+        return f"{where}: expected {' or '.join(types)}, got {type(value).__name__} {short(value)}"
+    if kind == "const":
+        return f"{where}: must be {rule!r}, got {short(value)}"
+    if kind == "enum":
+        return f"{where}: must be one of {rule}, got {short(value)}"
+    if kind == "required":
+        missing = next((k for k in rule if isinstance(value, dict) and k not in value), rule[0])
+        return f"{where}: missing required field {missing!r}"
+    if kind == "additionalProperties" and isinstance(value, dict):
+        allowed = error.schema.get("properties", {})
+        extra = next((k for k in value if k not in allowed), "?")
+        return f"{where}: unexpected field {short(extra)}"
+    text = error.message
+    return f"{where}: {text if len(text) <= 120 else text[:117] + '...'}"
 
 
 def short(value: Any) -> str:

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from typing import Any, Iterator
 
 from assay.core.score import json_safe
-from assay.jobs.conform.judge import ERRORED, FAILED, PASSED, SKIPPED, Outcome
+from assay.jobs.conform.judge import ERRORED, FAILED, PASSED, SKIPPED, Outcome, close
 from assay.jobs.conform.runner import Report
 
 
@@ -130,3 +130,47 @@ def junit_xml(report: Report, suite_name: str = "assay-conform") -> str:
                 ET.SubElement(tc, "skipped", message=_xml(o.message, 500))
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+# ----------------------------------------------------------------------------- one failure, in full
+def _clip(text: Any, width: int = 160) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= width else shown[:width - 3] + "..."
+
+
+def failure_detail(o: Outcome, explanation: str = "", max_segments: int = 3) -> list[str]:
+    """What a reader needs to see one failing case: the segment text (the first segment that
+    differs at sentence level; the first ``max_segments`` of a corpus), the expected value of each
+    tool version, the implementation's value, and ``explanation`` (the knob that accounts for the
+    difference, from :func:`assay.jobs.conform.identify.explain_failures`)."""
+    case = o.case
+    lines = [f"{o.status}: {case.id} [profile {case.profile}, {case.level}, {len(case.hyps)} segment(s), "
+             f"{case.nrefs} reference stream(s)]"]
+    got = o.answer.score if o.answer is not None and o.answer.kind == "result" else None
+    segments = list(range(min(len(case.hyps), max_segments)))
+    if case.level == "sentence" and isinstance(got, list):
+        for d in o.diffs:
+            want = d.get("expected")
+            if isinstance(want, list) and len(want) == len(got):
+                bad = [i for i, (e, g) in enumerate(zip(want, got)) if not close(e, g, {"rel": 1e-9})]
+                if bad:
+                    segments = [bad[0]]
+                    break
+    for i in segments:
+        lines.append(f"  segment {i + 1} hyp:   {_clip(case.hyps[i])}")
+        for k, stream in enumerate(case.refs):
+            lines.append(f"  segment {i + 1} ref {k + 1}: {_clip(stream[i])}")
+    if len(case.hyps) > len(segments) and case.level == "corpus":
+        lines.append(f"  ... {len(case.hyps) - len(segments)} more segment(s)")
+    for d in o.diffs:
+        if case.level == "sentence" and len(segments) == 1 and isinstance(d.get("expected"), list) \
+                and isinstance(d.get("got"), list) and segments[0] < len(d["got"]):
+            i = segments[0]
+            lines.append(f"  expected ({d['tool']} {d['version']}), segment {i + 1}: {d['expected'][i]!r}; "
+                         f"actual: {d['got'][i]!r}")
+        lines.append(f"  {d['tool']} {d['version']}: {d['difference']}")
+    if not o.diffs:
+        lines.append(f"  {o.message}")
+    if explanation:
+        lines.append(f"  {explanation}")
+    return lines

@@ -1,26 +1,60 @@
 """Adapters from a protocol case to the common call shapes of in-process metric implementations.
 
-``--shape`` names how the ``direct:`` callable is called and how its return value is read:
+``--shape`` names how a ``direct:module:callable[,sentence_callable]`` is called and how its return
+value is read. In every shape a *case* has ``hyps`` (one string per segment) and ``refs``, a list
+of reference **streams** (stream k holds the k-th reference of every segment; ``None`` where a
+segment has fewer references); ``level`` is ``corpus`` (one score) or ``sentence`` (one score per
+segment). What the callable returns may be a number, an object with a ``.score`` attribute, a
+tensor or numpy scalar (``.item()``), or a dict; only the headline value is required: components
+(precision, recall, counts ...) are compared only where the implementation returns them, so an
+implementation that returns F alone (ROUGE) or the score alone passes on its score.
 
-- ``protocol``: ``f(case) -> {"score", "components"?}`` (or a number): the case message itself.
-- ``sacrebleu``: ``f(hyps, ref_streams)`` for a corpus, ``g(hyp, refs_of_segment)`` per sentence;
-  a class (``sacrebleu.metrics.BLEU``) is instantiated and its ``corpus_score``/``sentence_score``
-  used. The result's ``.score`` or the number itself.
-- ``nltk``: token lists, ``f(list_of_ref_token_lists, hyp_token_lists)`` /
-  ``g(ref_token_lists, hyp_tokens)``; tokens are ``str.split()``.
-- ``rouge-score``: ``f(target, prediction)`` per document (an object with ``.score`` is called
-  through it) returning ``{type: Score(precision, recall, fmeasure)}``; the corpus value is the
-  mean per-document P/R/F (rouge-score's convention); one reference.
-- ``torchmetrics``: ``f(preds, target)`` with ``target`` one list of references per segment; a
-  class is instantiated for every call (its state never leaks between cases). Tensors become
-  floats; a dict of ``<type>_fmeasure`` etc. becomes ROUGE components.
-- ``coco``: ``compute_score(gts, res)`` with ``gts = {i: [refs]}``, ``res = {i: [hyp]}``; the
-  first element is the corpus score, the second the per-image scores (a list score: the last
-  entry, e.g. Bleu_4).
+==============  =============================================  =====================================
+shape           the callable receives                          and returns
+==============  =============================================  =====================================
+``protocol``    ``f(case)``: the protocol's case message (a    ``{"score": x, "components": {...}}``
+                dict: id, metric, level, hyps, refs, profile,  (``score`` a list at sentence level)
+                knobs)                                         or the number itself
+``sacrebleu``   ``f(hyps, ref_streams)`` per corpus,           a number or an object with ``.score``
+                ``g(hyp, refs_of_segment)`` per sentence; a    (sacrebleu's ``BLEUScore``)
+                class is instantiated with no argument and its
+                ``corpus_score`` / ``sentence_score`` called
+``nltk``        ``f(list_of_references, hypotheses)`` with     a number
+                token lists (``str.split()``; per segment the
+                list of its references' token lists);
+                ``g(references, hypothesis)`` per sentence
+``rouge-score`` ``scorer.score(target, prediction)`` per       ``{type: Score(precision, recall,
+                document (an object with ``.score``, or the    fmeasure)}``, ``{type: (p, r, f)}``,
+                function); several references:                ``{type: {"f": ...}}`` or
+                ``scorer.score_multi(targets, prediction)``    ``{type: f}``; the corpus value is
+                when it exists, else the best F per type over  the mean per document (rouge-score's
+                ``score`` per reference                        convention); the headline is the F
+                                                               of the first type the case asks for
+``torchmetrics`` ``f(preds, target)``: ``preds`` the           a tensor/number, or a dict of
+                hypotheses, ``target`` one list of references  ``<type>_fmeasure`` (``_precision``,
+                per segment; a class is instantiated for every ``_recall``) for ROUGE
+                call (no state leaks between cases)
+``coco``        ``scorer.compute_score(gts, res)`` with        ``(corpus_score, per_image_scores)``;
+                ``gts = {i: [refs]}``, ``res = {i: [hyp]}``    a list score (Bleu_1..4) is read by
+                                                               its last entry
+==============  =============================================  =====================================
 
 Without a sentence callable, a sentence-level case is answered by calling the corpus callable on
-each one-segment corpus (torchmetrics' only sentence semantics). A case whose score is a dict
-(ROUGE) reports F of the first ROUGE type the case asks for.
+each one-segment corpus (torchmetrics' only sentence semantics); in the ``coco`` shape by the
+per-image scores of one ``compute_score`` over the whole corpus (pycocoevalcap's own). A case the shape cannot express
+raises :class:`ShapeSkip` (reported as skipped, not failed). Examples of each shape, ten lines
+each, are in the README ("Wiring an implementation").
+
+Example (``protocol``)::
+
+    def score(case):                       # assay conform direct:mybleu:score --metric bleu
+        hyps, streams = case["hyps"], case["refs"]
+        refs = [[s[i] for s in streams if s[i] is not None] for i in range(len(hyps))]
+        if case["level"] == "sentence":
+            return {"score": [my_sentence_bleu(h, r) for h, r in zip(hyps, refs)]}
+        return my_corpus_bleu(hyps, refs)  # a number is enough
+
+    score.assay_conform_info = {"name": "mybleu", "metrics": ["bleu"]}   # optional metadata
 """
 from __future__ import annotations
 
@@ -141,6 +175,8 @@ class DirectShape:
         hyps, refs = case["hyps"], case["refs"]
         if case["level"] == "corpus":
             return self._corpus(hyps, refs, case)
+        if self.sentence_obj is None and self.shape == "coco":
+            return self._coco_per_image(hyps, refs), {}
         if self.sentence_obj is None:
             pairs = [self._corpus([h], [[s[i]] for s in refs], case) for i, h in enumerate(hyps)]
         else:
@@ -166,16 +202,42 @@ class DirectShape:
             score, _ = _method(obj, "compute_score")(gts, res)
             return _coco_value(score)
         if shape == "rouge-score":
-            if len(refs) != 1:
-                raise ShapeSkip(f"shape rouge-score takes one reference, the case has {len(refs)}")
-            docs = [rouge_components(self._rouge_call(refs[0][i], h)) for i, h in enumerate(hyps)]
+            docs = [self._rouge_doc(self.corpus_obj, _seg_refs(refs, i), h) for i, h in enumerate(hyps)]
             comps = {t: {k: fmean(d[t][k] for d in docs) for k in docs[0][t]} for t in docs[0]}
             return rouge_value(comps, case), comps
         raise AssertionError(shape)
 
-    def _rouge_call(self, target: str | None, prediction: str) -> dict[str, Any]:
+    @staticmethod
+    def _rouge_doc(fn: Any, targets: list[str], prediction: str) -> dict[str, dict[str, float]]:
+        """One document's ``{type: {p, r, f}}``: ``score(target, prediction)`` for one reference;
+        for several, ``score_multi(targets, prediction)`` when the object has it, else ``score``
+        per reference keeping, per type, the reference with the highest F (what rouge-score's
+        ``score_multi`` does)."""
+        obj = _instance(fn)
+        if not targets:
+            raise ShapeSkip("a document without any reference")
+        if len(targets) > 1 and hasattr(obj, "score_multi") and not inspect.isclass(obj):
+            return rouge_components(obj.score_multi(targets, prediction))
+        score = _method(obj, "score")
+        best: dict[str, dict[str, float]] = {}
+        for target in targets:
+            for t, prf_ in rouge_components(score(target, prediction)).items():
+                if t not in best or prf_.get("f", 0.0) > best[t].get("f", 0.0):
+                    best[t] = prf_
+        return best
+
+    def _coco_per_image(self, hyps: list[str], refs: list[list[Any]]) -> list[float]:
+        """pycocoevalcap's per-image scores: the second value of one ``compute_score`` over the
+        whole corpus (CIDEr's idf is the corpus's, so scoring images one by one would differ);
+        a list per order (Bleu) is read by its last order."""
         obj = _instance(self.corpus_obj)
-        return _method(obj, "score")(target if target is not None else "", prediction)
+        _, per_image = _method(obj, "compute_score")({i: _seg_refs(refs, i) for i in range(len(hyps))},
+                                                      {i: [h] for i, h in enumerate(hyps)})
+        rows = list(per_image)
+        if rows and isinstance(rows[0], (list, tuple)) or (rows and hasattr(rows[0], "__len__")
+                                                           and len(rows) != len(hyps)):
+            rows = list(rows[-1])
+        return [to_number(v) for v in rows]
 
     # ------------------------------------------------------------------ sentence calls
     def _sentence(self, hyp: str, refs: list[list[Any]], i: int, case: dict[str, Any]) -> Result:
@@ -191,9 +253,7 @@ class DirectShape:
             _, scores = _method(_instance(fn), "compute_score")({0: seg}, {0: [hyp]})
             return _coco_value(list(scores)[0] if not isinstance(scores, (int, float)) else scores)
         if shape == "rouge-score":
-            if len(refs) != 1:
-                raise ShapeSkip(f"shape rouge-score takes one reference, the case has {len(refs)}")
-            comps = rouge_components(_method(_instance(fn), "score")(refs[0][i] or "", hyp))
+            comps = self._rouge_doc(fn, seg, hyp)
             return rouge_value(comps, case), comps
         raise AssertionError(shape)
 

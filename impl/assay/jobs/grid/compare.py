@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from assay.engine.dask_engine.parts import Blob, Failure, capture, checked
 from assay.jobs import compare as cmp_mod
+from assay.jobs.attribution import EXACT_PLAYERS
 from assay.jobs.compare import Comparison, PairAttribution, Table
 from assay.jobs.report.build import report_sections, write_report
 from assay.jobs.report.model import MeasureSection, Report, ReportJob
@@ -50,12 +51,14 @@ def compare_metric(corpus: Blob, metric: str, profiles: Sequence[str] | None, at
     return part, capture(lambda: cmp_mod.attribute_tables(result, a, b, top=top, max_players=max_players))
 
 
-def report_metric(corpus: Blob, out: str, metric: str, include_text: bool, top: int) -> MetricPart | Failure:
+def report_metric(corpus: Blob, out: str, metric: str, include_text: bool, top: int,
+                  max_players: int = EXACT_PLAYERS) -> MetricPart | Failure:
     """One metric's comparison and report sections (its plots written to ``out/plots``)."""
     hyps, refs = corpus.value
 
     def run() -> MetricPart:
-        cmp, sections = report_sections(hyps, refs, Path(out), metrics=[metric], include_text=include_text, top=top)
+        cmp, sections = report_sections(hyps, refs, Path(out), metrics=[metric], include_text=include_text, top=top,
+                                        max_players=max_players)
         return MetricPart(cmp.tables, cmp.skipped, sections)
     return capture(run)
 
@@ -77,7 +80,7 @@ def _corpus(hyps: Sequence[str], refs: Sequence[Sequence[Any]]) -> Corpus:
 
 def compare(session: "Session", hyps: Sequence[str], refs: Sequence[Sequence[Any]], metrics: Sequence[str],
             profiles: Sequence[str] | None = None, attribute: tuple[str, str] | None = None, *, top: int = 10,
-            max_players: int = 8) -> tuple[Comparison, list[PairAttribution], list[str]]:
+            max_players: int = EXACT_PLAYERS) -> tuple[Comparison, list[PairAttribution], list[str]]:
     """:func:`assay.jobs.compare.compare` of ``metrics`` (names as :func:`~assay.jobs.compare.select_metrics`
     gives them) and, with ``attribute``, :func:`~assay.jobs.compare.attribute_tables`: the comparison,
     the attributions and why some are unavailable. Errors are raised in the single-process order
@@ -108,7 +111,7 @@ def reports(session: "Session", jobs: Sequence[ReportJob]) -> Iterator[Report | 
     for j, (job, corpus) in enumerate(zip(jobs, corpora)):
         (Path(job.out) / "plots").mkdir(parents=True, exist_ok=True)
         futures.append([session.submit(report_metric, corpus, job.out, metric, job.include_text, job.top,
-                                       stage=f"report{j}", index=i)
+                                       job.max_players, stage=f"report{j}", index=i)
                         for i, metric in enumerate(cmp_mod.select_metrics(job.metrics))])
     try:
         for job, metric_futures in zip(jobs, futures):

@@ -1,7 +1,11 @@
-"""``assay report``: discrepancy reports (HTML with inline SVG, Markdown with PNG, JSON summary).
+"""``assay report``: discrepancy reports (one HTML file with inline plots (SVG charts: scores,
+waterfalls, distributions, scatter) and a segment explorer, Markdown with the plots as files, JSON summary).
 
 - :func:`build_report` (``build.py``): compare, attribute, plot and write one corpus (the
-  :class:`Report` of ``model.py``, written by ``render.py``).
+  :class:`Report` of ``model.py``, written by ``render.py``); its summary (spread, most divergent
+  pair, main knob per measure) is made by ``summary.py``.
+- ``corpora.py`` / ``corpora_rank.py``: ``report --corpora``: every corpus and every system in it,
+  the systems' rankings per profile (rank changes, Kendall's tau-b).
 - :func:`sample_dir`: the bundled sample corpus (``fixtures/report_sample``, written by
   ``conformance/generate_report_sample.py``), used when ``assay report`` gets no input.
 - :func:`discover_corpus`: a hypothesis file and its aligned reference files in a directory.

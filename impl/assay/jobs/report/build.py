@@ -1,9 +1,10 @@
 """Assemble a discrepancy report: compare every profile, attribute the differences, plot, write.
 
-Per metric measure: the profile scores (bar plot), the Shapley attribution of every other
-profile's score minus the default profile's (waterfall plots; plus the most divergent pair when
-it does not involve the default), the distribution of sentence-level scores per profile (box
-plots) and the segments that contribute most to the most divergent pair's difference.
+Per metric measure: the profile scores (SVG bar chart), the Shapley attribution of every other
+profile's score minus the default profile's (SVG waterfall charts; plus the most divergent pair when
+it does not involve the default), the distribution of sentence-level scores per profile (SVG box
+plots) with the per-segment scatter of the most divergent pair (SVG), and the segments that
+contribute most to the most divergent pair's difference.
 
 ``include_text=False`` keeps every segment's text out of the outputs (only segment numbers and
 numbers): used for corpora that are not ours to publish.
@@ -17,12 +18,15 @@ from typing import Sequence
 import numpy as np
 
 from assay.core.errors import AssayError
+from assay.jobs.attribution import EXACT_PLAYERS
 from assay.jobs.compare import (Comparison, PairAttribution, Table, attribute_pair, compare, measure_config,
                                 select_metrics, sentence_values, view_of)
 from assay.jobs.report import plots
 from assay.jobs.report.model import Figure, MeasureSection, Report
 from assay.jobs.report.progress import ProgressBar
 from assay.jobs.report.render import write_html, write_markdown, write_summary
+from assay.jobs.report.segments import measure_segments
+from assay.jobs.report.summary import summary_rows
 from assay.profiles.registry import profiles_of
 
 
@@ -32,19 +36,29 @@ def _slug(*parts: str) -> str:
 
 def build_report(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], out_dir: str | Path, *,
                  title: str = "assay discrepancy report", source: str = "", include_text: bool = True,
-                 metrics: Sequence[str] | None = None, progress: bool | None = None, top: int = 10) -> Report:
-    """Compute and write ``index.html``, ``report.md``, ``plots/*.png`` and ``summary.json``."""
+                 metrics: Sequence[str] | None = None, progress: bool | None = None, top: int = 10,
+                 max_players: int = EXACT_PLAYERS, bar: ProgressBar | None = None) -> Report:
+    """Compute and write ``index.html``, ``report.md``, ``plots/*.svg`` (scores, waterfalls,
+    distributions, scatter) and ``summary.json``.
+
+    ``max_players``: exact Shapley values up to this many players, a sampled estimate beyond
+    (:func:`assay.jobs.attribution.attribute`). ``bar``: a caller's progress bar over a larger job
+    (``report --corpora``; left open), else one of its own (``progress``)."""
     out = Path(out_dir)
-    bar = ProgressBar(enabled=progress)
-    cmp, sections = report_sections(hyps, refs, out, metrics=metrics, include_text=include_text, top=top, bar=bar)
+    own = bar is None
+    bar = ProgressBar(enabled=progress) if bar is None else bar
+    cmp, sections = report_sections(hyps, refs, out, metrics=metrics, include_text=include_text, top=top, bar=bar,
+                                    max_players=max_players)
     report = write_report(Report(title, source, include_text, cmp, sections), out)
-    bar.close(f"report written to {out}")
+    if own:
+        bar.close(f"report written to {out}")
     return report
 
 
 def report_sections(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], out: Path, *,
                     metrics: Sequence[str] | None = None, include_text: bool = True, top: int = 10,
-                    bar: ProgressBar | None = None) -> tuple[Comparison, list[MeasureSection]]:
+                    bar: ProgressBar | None = None, max_players: int = EXACT_PLAYERS
+                    ) -> tuple[Comparison, list[MeasureSection]]:
     """The comparison of every profile of ``metrics`` and one section per measure, its plots written to
     ``out/plots`` (``--engine dask`` makes the sections of each metric on a worker and writes the
     pages once: :mod:`assay.jobs.grid.compare`)."""
@@ -57,30 +71,34 @@ def report_sections(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], o
     for table in cmp.tables:
         scored = table.scored
         bar.add(len(scored) + 2)
-        sections.append(_section(cmp, table, out, include_text, top, bar))
+        sections.append(_section(cmp, table, out, include_text, top, bar, max_players))
     return cmp, sections
 
 
 def write_report(report: Report, out: Path) -> Report:
-    """``summary.json``, ``report.md`` and ``index.html`` of ``report`` in ``out`` (its plots are there)."""
+    """``summary.json``, ``report.md`` and ``index.html`` of ``report`` in ``out`` (its plots are there);
+    the summary is made here from the sections (so a report assembled from Dask workers' sections has it)."""
+    if not report.summary:
+        report.summary = summary_rows(report.sections)
     report.files["summary"] = write_summary(report, out / "summary.json")
     report.files["markdown"] = write_markdown(report, out / "report.md")
     report.files["html"] = write_html(report, out / "index.html")
     return report
 
 
-def _section(cmp: Comparison, table: Table, out: Path, include_text: bool, top: int, bar: ProgressBar) -> MeasureSection:
-    view = view_of(table.metric)
+def _section(cmp: Comparison, table: Table, out: Path, include_text: bool, top: int, bar: ProgressBar,
+             max_players: int = EXACT_PLAYERS) -> MeasureSection:
     sec = MeasureSection(table)
     scored = table.scored
-    unit = "0-100" if view.factor else "tool scale"
+    axis = plots.axis_label(table.metric, table.measure.label)
     name = f"{table.metric} {table.measure.label}"
     if scored:
         vals = [r.normalised if r.normalised is not None else r.value for r in scored]
-        fig = plots.scores_figure(f"{name}: score per profile", [r.profile for r in scored], vals,
-                                  [r.default for r in scored], f"{table.measure.label} ({unit})")
+        svg = plots.scores_svg(f"{name}: score per profile", [r.profile for r in scored], vals,
+                               [r.default for r in scored], axis)
         key = _slug("scores", table.metric, table.measure.label)
-        sec.scores_plot = Figure(key, f"{name} per profile", f"plots/{key}.png", plots.save(fig, out / "plots" / f"{key}.png"))
+        sec.scores_plot = Figure(key, f"{name} per profile", f"plots/{key}.svg",
+                                 svg=plots.save_svg(svg, out / "plots" / f"{key}.svg"))
     # ------------------------------------------------------------ attributions
     default = next((r for r in scored if r.default), scored[0] if scored else None)
     pairs: list[tuple[str, str]] = []
@@ -94,20 +112,28 @@ def _section(cmp: Comparison, table: Table, out: Path, include_text: bool, top: 
                 sec.same_as_default.append(r.profile)
             else:
                 pairs.append((default.profile, r.profile))
-        div = table.most_divergent()
+        div = table.most_divergent()   # (low, high): the summary's pair
         if div and div not in pairs and (div[1], div[0]) not in pairs and div[0] != div[1]:
             if measure_config(ev, div[0], table.measure) != measure_config(ev, div[1], table.measure):
                 pairs.append(div)
-    for a, b in pairs:
+    queue = list(pairs)
+    while queue:
+        a, b = queue.pop(0)
         bar.step(f"attribute {table.metric} {a}->{b}")
         try:
             pa = attribute_pair(cmp, table.metric, table.measure.label, a, b, top=top, with_tokens=include_text,
-                                max_players=view.report_max_players)
+                                max_players=max_players)
         except AssayError as exc:
             sec.unavailable.append(f"{a} → {b}: {exc}")
             continue
         sec.attributions.append(pa)
         sec.waterfalls[(a, b)] = waterfall(pa, out)
+        div = table.most_divergent()
+        if pa.attribution.method == "sampled" and div == (b, a):
+            # a sampled estimate is not exactly minus the reverse one: the summary's pair (low, high)
+            # gets its own attribution, the one `compare --attribute LOW HIGH` makes
+            bar.add(1)
+            queue.append(div)
     if sec.attributions:
         div = table.most_divergent()
         chosen = [p for p in sec.attributions if div and {p.a, p.b} == set(div)]
@@ -125,11 +151,13 @@ def _section(cmp: Comparison, table: Table, out: Path, include_text: bool, top: 
         samples.append(vals)
         sec.distribution_stats[r.profile] = _stats(vals)
     if samples:
-        fig = plots.distribution_figure(f"{name}: sentence-level scores", labels, samples,
-                                        f"sentence {table.measure.label} ({unit})")
+        svg = plots.distribution_svg(f"{name}: sentence-level scores", labels, samples,
+                                     plots.axis_label(table.metric, table.measure.label, "sentence"))
         key = _slug("dist", table.metric, table.measure.label)
-        sec.distribution = Figure(key, f"{name} sentence-level distribution", f"plots/{key}.png",
-                                  plots.save(fig, out / "plots" / f"{key}.png"))
+        sec.distribution = Figure(key, f"{name} sentence-level distribution", f"plots/{key}.svg",
+                                  svg=plots.save_svg(svg, out / "plots" / f"{key}.svg"))
+    sec.segments = measure_segments(cmp, table, include_text=include_text)
+    sec.scatter = scatter(sec, out)
     return sec
 
 
@@ -140,23 +168,41 @@ def _norm_total(pa: PairAttribution) -> float:
 
 
 def waterfall_data(pa: PairAttribution) -> tuple[float, list[tuple[str, float]], float, str]:
-    """(start, parts, end, unit) for the plot: on 0-100 when the parts could be normalised (the
-    part 'scale' is then 0 and left out), else on the tool scale."""
+    """(start, parts, end, unit) for the plot: on the metric's normalised scale when the parts could be
+    normalised (the part 'scale' is then 0 and left out), else on the tool scale. Players without
+    effect (:attr:`~assay.jobs.attribution.Attribution.no_effect`) are left out: their parts are 0."""
     att = pa.attribution
+    gone = set(att.no_effect)
     if pa.normalised_parts is not None and pa.start_normalised is not None and pa.end_normalised is not None:
-        parts = [(k, v) for k, v in pa.normalised_parts.items() if k != "scale"]
-        return pa.start_normalised, parts, pa.end_normalised, "0-100"
-    return att.start, list(att.parts.items()), att.end, "tool scale"
+        parts = [(k, v) for k, v in pa.normalised_parts.items() if k != "scale" and k not in gone]
+        return pa.start_normalised, parts, pa.end_normalised, view_of(pa.metric).scale_label
+    return att.start, [(k, v) for k, v in att.parts.items() if k not in gone], att.end, "tool scale"
 
 
 def waterfall(pa: PairAttribution, out: Path) -> Figure:
-    """The waterfall plot of one attribution, written to ``out/plots``."""
+    """The waterfall chart (SVG) of one attribution, written to ``out/plots``."""
     start, parts, end, unit = waterfall_data(pa)
-    fig = plots.waterfall_figure(f"{pa.metric} {pa.measure}: {pa.a} → {pa.b}", pa.a, start, parts, pa.b, end,
-                                 f"{pa.measure} ({unit})")
+    svg = plots.waterfall_svg(f"{pa.metric} {pa.measure}: {pa.a} → {pa.b}", pa.a, start, parts, pa.b, end,
+                              plots.axis_label(pa.metric, pa.measure) if unit != "tool scale"
+                              else f"{pa.measure} (tool scale)")
     key = _slug("waterfall", pa.metric, pa.measure, pa.a, pa.b)
-    return Figure(key, f"{pa.metric} {pa.measure}: {pa.a} → {pa.b}", f"plots/{key}.png",
-                  plots.save(fig, out / "plots" / f"{key}.png"))
+    return Figure(key, f"{pa.metric} {pa.measure}: {pa.a} → {pa.b}", f"plots/{key}.svg",
+                  svg=plots.save_svg(svg, out / "plots" / f"{key}.svg"))
+
+
+def scatter(sec: MeasureSection, out: Path) -> Figure | None:
+    """The per-segment scatter of the most divergent pair's sentence scores (its most divergent
+    segments numbered), written to ``out/plots``; None without two profiles' sentence scores."""
+    data, pair = sec.segments, sec.table.most_divergent()
+    if data is None or pair is None or not all(p in data.scores for p in pair):
+        return None
+    a, b = pair
+    t = sec.table
+    svg = plots.scatter_svg(f"{t.metric} {t.measure.label}: {a} vs {b}, per segment", a, b, data.scores[a],
+                            data.scores[b], [i + 1 for i in data.index], t.metric, t.measure.label)
+    key = _slug("scatter", t.metric, t.measure.label, a, b)
+    return Figure(key, f"{t.metric} {t.measure.label}: sentence scores, {a} vs {b}", f"plots/{key}.svg",
+                  svg=plots.save_svg(svg, out / "plots" / f"{key}.svg"))
 
 
 def _stats(vals: np.ndarray) -> dict[str, float]:

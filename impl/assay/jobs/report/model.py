@@ -15,10 +15,13 @@ from assay.jobs.compare import Comparison, PairAttribution, Table
 
 @dataclass
 class Figure:
+    """One plot: an SVG chart drawn from a template (``svg``: its text, inlined in the HTML page);
+    ``path`` is its file, relative to the output directory (the Markdown page links it)."""
+
     key: str
     title: str
-    png: str          # path relative to the output directory
-    data: bytes       # the PNG bytes (inlined in the HTML page)
+    path: str
+    svg: str
 
 
 @dataclass
@@ -33,6 +36,38 @@ class MeasureSection:
     distribution_stats: dict[str, dict[str, float]] = field(default_factory=dict)
     distribution_note: str = ""
     divergent: PairAttribution | None = None
+    scatter: Figure | None = None          # sentence scores of the most divergent pair, one dot per segment
+    segments: Any = None                   # the segment explorer's data (segments.MeasureSegments)
+
+
+@dataclass
+class SummaryRow:
+    """One line of the report's summary: how far the tools disagree on one metric measure on this
+    corpus, the profile pair furthest apart, and the knob that explains most of their gap.
+
+    ``spread``, ``low``/``high`` scores and ``knob_share`` are in the metric's printed scale
+    (``scale``: ``0-100``, ``0-1``, ``CIDEr x10`` ...); ``knob_share`` is that knob's Shapley value
+    (the same number ``assay compare --attribute`` gives for the pair) and ``knob_fraction`` is
+    ``knob_share / (high - low)``. ``knob`` is None when the pair has no attribution (identical
+    configurations or attribution unavailable)."""
+
+    metric: str
+    measure: str
+    scale: str
+    spread: float
+    low: tuple[str, float]
+    high: tuple[str, float]
+    knob: str | None
+    knob_share: float | None
+    knob_fraction: float | None
+    sentence: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"metric": self.metric, "measure": self.measure, "scale": self.scale, "spread": self.spread,
+                "low": {"profile": self.low[0], "score": self.low[1]},
+                "high": {"profile": self.high[0], "score": self.high[1]},
+                "knob": self.knob, "knob_share": self.knob_share, "knob_fraction": self.knob_fraction,
+                "sentence": self.sentence}
 
 
 @dataclass(frozen=True)
@@ -48,6 +83,7 @@ class ReportJob:
     include_text: bool = True
     metrics: Sequence[str] | None = None
     top: int = 10
+    max_players: int = 12    # exact Shapley values up to this many players (assay.jobs.attribution.EXACT_PLAYERS)
 
 
 @dataclass
@@ -58,11 +94,12 @@ class Report:
     comparison: Comparison
     sections: list[MeasureSection]
     files: dict[str, Path] = field(default_factory=dict)
+    summary: list[SummaryRow] = field(default_factory=list)
 
 
 def summary_dict(report: Report) -> dict[str, Any]:
     cmp = report.comparison
-    doc: dict[str, Any] = {"assay_version": __version__, "title": report.title, "source": report.source,
+    doc: dict[str, Any] = {"summary": [row.as_dict() for row in report.summary], "assay_version": __version__, "title": report.title, "source": report.source,
                            "segment_text_included": report.include_text, **cmp.as_dict(), "sections": []}
     for sec in report.sections:
         doc["sections"].append({

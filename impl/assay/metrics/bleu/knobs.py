@@ -29,6 +29,7 @@ NLTK_SMOOTHING = {"method0": "float-min", "method1": "floor", "method2": "add-k"
                   "method4": "nltk-method4", "method5": "nltk-method5", "method6": "nltk-method6",
                   "method7": "nltk-method7"}
 DEFAULT_SMOOTH_VALUE = {"floor": 0.1, "add-k": 1.0}
+SCORE_ARITHMETICS = ("weighted-logs", "sacrebleu", "nltk", "d2l")
 MAX_ORDER = 100
 ORDER_REASON = "BLEU uses n <= 4, NLTK weights rarely more than 6; higher orders only add columns and time"
 
@@ -144,14 +145,25 @@ KNOBS = KnobSet(
         _choice("missing_order", "stop", "an order with no hypothesis n-grams: stop = precision 0 from there "
                 "(sacrebleu), one = precision 1 (mteval), error = ZeroDivisionError (d2l)",
                 ("stop", "one", "error"), "score"),
+        _choice("zero_length", "score", "a corpus (sentence) whose hypothesis length or chosen reference length "
+                "is 0: score = the formula's value; error = ZeroDivisionError (TF NMT compute_bleu, as HF "
+                "evaluate's bleu runs it: ratio = c / r, then exp(1 - 1 / ratio))", ("score", "error"), "score"),
         _choice("no_match", "zero", "no matching unigram: zero = score 0 (sacrebleu 2, NLTK), smooth = "
                 "smoothing still applies (sacrebleu 1.x, mteval)", ("zero", "smooth"), "score"),
         _choice("zero_precision", "zero", "a precision still 0 after smoothing: zero = score 0 (log 0 = "
                 "-9999999999), skip = left out of the mean (NLTK)", ("zero", "skip"), "score"),
         _choice("per_segment_min_total", 0, "per-segment floor on #hypothesis n-grams (NLTK: 1)", (0, 1),
                 "statistics", parse=parse_int),
-        _choice("ref_length", "closest", "reference length: closest (tie -> shorter), shortest, average",
-                ("closest", "shortest", "average"), "statistics", "mteval --brevity-penalty; COCO"),
+        Knob("use_brevity_penalty", True, "multiply by the brevity penalty exp(1 - r/c) when c < r; false = "
+             "BP 1 whatever the lengths (implementations that leave it out)", parse_bool, stage="score",
+             domain=Boolean()),
+        _choice("ngram_counts", "multiset", "how n-grams are counted: multiset = clipped counts, "
+                "correct_n = sum_g min(count_hyp(g), max_r count_r(g)), total_n = #hypothesis n-grams (every "
+                "tool); set = distinct n-grams, correct_n = |set(hyp) & union_r set(ref_r)|, total_n = "
+                "|set(hyp)| (implementations built on Python sets)", ("multiset", "set"), "statistics"),
+        _choice("ref_length", "closest", "reference length: closest (tie -> shorter), closest-first (tie -> the "
+                "first listed reference: torchmetrics), shortest, average",
+                ("closest", "closest-first", "shortest", "average"), "statistics", "mteval --brevity-penalty; COCO"),
         _choice("empty_refs", "keep", "an empty reference line: keep = a 0-length reference (sacrebleu), "
                 "drop = missing", ("keep", "drop"), "statistics"),
         _choice("segment_without_refs", "score", "a segment left with no reference (all missing/dropped): "
@@ -169,6 +181,12 @@ KNOBS = KnobSet(
                 ("halving", "index"), "score"),
         _choice("weight_lists", "scores", "several weight tuples: scores = one score each (NLTK >= 3.6); "
                 "error = TypeError unless nothing matches (NLTK 3.5)", ("scores", "error"), "score"),
+        _choice("score_arithmetic", "weighted-logs", "the floating-point order of the final formula (the "
+                "value's last bits): weighted-logs = (scale*BP)*exp(sum_n w_n*log(c_n/t_n)), added order by "
+                "order; sacrebleu = BP*exp(sum_n log(scale*c_n/t_n) / N_eff), logs of the scaled precisions "
+                "added order by order (uniform weights; other weights: weighted-logs); nltk = "
+                "scale*(BP*exp(fsum_n w_n*log p_n)), the exactly rounded sum (math.fsum); d2l = "
+                "scale*(BP*p_1^w_1*p_2^w_2*...), libm pow, multiplied order by order", SCORE_ARITHMETICS, "score"),
         Knob("chop_unterminated_last_line", False, "drop the last character of a file's last line when it "
              "has no trailing newline (multi-bleu-detok's chop); applies when reading files", parse_bool,
              stage="text", domain=Boolean()),

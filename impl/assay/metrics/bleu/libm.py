@@ -1,5 +1,5 @@
-"""Element-wise ``math.log`` / ``math.exp`` over float64 arrays: the libm results the scalar tools
-(sacrebleu, NLTK, mteval's Perl) compute one number at a time.
+"""Element-wise ``math.log`` / ``math.exp`` / ``math.pow`` over float64 arrays: the libm results the
+scalar tools (sacrebleu, NLTK, mteval's Perl, d2l, pycocoevalcap) compute one number at a time.
 
 numpy's own ``np.log``/``np.exp`` may use SIMD implementations that differ from libm in the last
 bit, so BLEU's scorer calls these. For a finite positive ``x`` CPython's ``math.log(x)`` is libm's
@@ -7,7 +7,9 @@ bit, so BLEU's scorer calls these. For a finite positive ``x`` CPython's ``math.
 (``assay.metrics.bleu._libm_c``) calls the same libm functions in a C loop, so both paths give the
 same bits (conformance/tests/accel/test_bleu_score_twins.py). :func:`log_py`/:func:`exp_py` are
 the pure specification. Inputs are what BLEU feeds them: ``log`` of positive finite numbers (and
-the 1.0 put where a precision is 0), ``exp`` of finite numbers or -inf.
+the 1.0 put where a precision is 0), ``exp`` of finite numbers or -inf, ``pow`` of a non-negative
+finite base and a finite positive exponent (CPython's ``math.pow``/``float.__pow__`` call libm's
+``pow`` for those).
 """
 from __future__ import annotations
 
@@ -42,6 +44,16 @@ def exp(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def pow(x: np.ndarray, y: np.ndarray | float) -> np.ndarray:   # noqa: A001 (libm's name)
+    """``math.pow(x, y)`` of every element (``y`` broadcast to ``x``'s shape; a new float64 array)."""
+    if _compiled is None:
+        return pow_py(x, y)
+    out = np.array(x, dtype=np.float64, order="C")
+    exponents = np.ascontiguousarray(np.broadcast_to(np.asarray(y, dtype=np.float64), out.shape))
+    _compiled.pow_inplace(out.reshape(-1), exponents.reshape(-1))
+    return out
+
+
 def log_py(x: np.ndarray) -> np.ndarray:
     """:func:`log`, pure: ``math.log`` mapped over the elements."""
     x = np.asarray(x, dtype=np.float64)
@@ -52,3 +64,11 @@ def exp_py(x: np.ndarray) -> np.ndarray:
     """:func:`exp`, pure: ``math.exp`` mapped over the elements."""
     x = np.asarray(x, dtype=np.float64)
     return np.fromiter(map(math.exp, x.ravel().tolist()), dtype=np.float64, count=x.size).reshape(x.shape)
+
+
+def pow_py(x: np.ndarray, y: np.ndarray | float) -> np.ndarray:
+    """:func:`pow`, pure: ``math.pow`` mapped over the elements."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.broadcast_to(np.asarray(y, dtype=np.float64), x.shape)
+    return np.fromiter(map(math.pow, x.ravel().tolist(), y.ravel().tolist()), dtype=np.float64,
+                       count=x.size).reshape(x.shape)

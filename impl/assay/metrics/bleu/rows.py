@@ -55,9 +55,13 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
                                          "'No valid references for a sentence!')", "EOFError")
     n_main = config.max_ngram_order
     order = max(n_main, NEXT_ORDER)
-    hyp_len, ref_lens, present, correct = _lengths_and_matches(hyps, refs, config, order)
+    if config.ngram_counts == "set":
+        hyp_len, ref_lens, present, correct, distinct = _set_matches(hyps, refs, config, order)
+        total = np.maximum(distinct, config.per_segment_min_total)
+    else:
+        hyp_len, ref_lens, present, correct = _lengths_and_matches(hyps, refs, config, order)
+        total = np.maximum(hyp_len[:, None] - np.arange(order)[None, :], config.per_segment_min_total)
     ref_len = choose_ref_length(hyp_len, ref_lens, present, config.ref_length)
-    total = np.maximum(hyp_len[:, None] - np.arange(order)[None, :], config.per_segment_min_total)
     nxt = slice(NEXT_ORDER - 1, NEXT_ORDER)
     parts = [hyp_len[:, None], ref_len[:, None], correct[:, :n_main], total[:, :n_main], correct[:, nxt],
              total[:, nxt]]
@@ -88,6 +92,31 @@ def _lengths_and_matches(hyps: Segments, refs: Refs, config: Config, order: int
         ref_lens[k] = np.fromiter(map(len, stream if here.all() else [t or () for t in stream]),
                                   dtype=np.float64, count=n_seg)
     return hyp_len, ref_lens, present, token_matches(hyp_toks, ref_toks, order)
+
+
+def _set_matches(hyps: Segments, refs: Refs, config: Config, order: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``ngram_counts=set``: as :func:`_lengths_and_matches`, with matches counted on distinct
+    n-grams (``|set(hyp) & union_r set(ref_r)|``), and the number of distinct hypothesis n-grams
+    per order (the totals). Pure Python on the tokens: no compiled twin counts sets."""
+    n_seg = len(hyps)
+    present = np.array([_present(s) for s in refs], dtype=bool).reshape(len(refs), n_seg)
+    hyp_toks = tokenize_segments(hyps, config)
+    ref_toks = tokenize_refs(refs, config)
+    hyp_len = np.fromiter(map(len, hyp_toks), dtype=np.float64, count=n_seg)
+    ref_lens = np.zeros((len(refs), n_seg))
+    correct = np.zeros((n_seg, order))
+    distinct = np.zeros((n_seg, order))
+    for i, h in enumerate(hyp_toks):
+        seg_refs = [stream[i] for k, stream in enumerate(ref_toks) if present[k, i]]
+        for k, stream in enumerate(ref_toks):
+            ref_lens[k, i] = len(stream[i] or ())
+        for n in range(1, order + 1):
+            grams = {tuple(h[j:j + n]) for j in range(len(h) - n + 1)}
+            known = set().union(*({tuple(r[j:j + n]) for j in range(len(r) - n + 1)} for r in seg_refs))
+            correct[i, n - 1] = len(grams & known)
+            distinct[i, n - 1] = len(grams)
+    return hyp_len, ref_lens, present, correct, distinct
 
 
 def encode_sides(hyps: Segments, refs: Refs, config: Config) -> tuple[list[Encoded], np.ndarray]:
@@ -152,7 +181,8 @@ def _has_content(ref: Any) -> bool:
 
 
 def choose_ref_length(hyp_len: np.ndarray, ref_lens: np.ndarray, present: np.ndarray, rule: str) -> np.ndarray:
-    """Per segment: the closest reference length (ties -> shorter), the shortest, or the average.
+    """Per segment: the closest reference length (ties -> shorter; ``closest-first``: ties -> the first
+    listed, as torchmetrics' ``list.index(min(...))``), the shortest, or the average.
 
     ``ref_lens`` and ``present`` are (n_refs, n_segments); missing references are ignored;
     a segment without any reference gets 0.
@@ -166,9 +196,10 @@ def choose_ref_length(hyp_len: np.ndarray, ref_lens: np.ndarray, present: np.nda
         return np.where(any_present, sums / np.maximum(count, 1), 0.0)
     if rule == "shortest":
         return np.where(any_present, np.where(present, ref_lens, np.inf).min(axis=0), 0.0)
-    # closest: minimise (|r - c|, r) lexicographically
+    # closest: minimise (|r - c|, r) lexicographically; closest-first: |r - c|, the first listed on a tie
     diff = np.abs(ref_lens - hyp_len[None, :])
-    key = np.where(present, diff * (ref_lens.max() + 1.0) * 2 + ref_lens, np.inf)
+    tie = ref_lens if rule == "closest" else np.zeros_like(ref_lens)
+    key = np.where(present, diff * (ref_lens.max() + 1.0) * 2 + tie, np.inf)
     best = np.argmin(key, axis=0)
     chosen = ref_lens[best, np.arange(ref_lens.shape[1])]
     return np.where(any_present, chosen, 0.0)

@@ -8,9 +8,12 @@ resample's sums for significance. Per row, with c = hyp_len, r = ref_len, p_n th
     BP    = 1 if c >= r (also c = r = 0), 0 if c = 0 < r, else exp(1 - r/c)
     value = scale * BP * exp(sum_n w_n log p_n)
 
-computed in this order (``(scale * BP) * exp(...)``, the log terms added order by order from 0.0,
-``math.log``/``math.exp`` per element, :mod:`assay.metrics.bleu.libm`), so that every path gives the
-same bits.
+with ``math.log``/``math.exp``/``math.pow`` per element (:mod:`assay.metrics.bleu.libm`), in the
+floating-point order of operations the knob ``score_arithmetic`` names (:func:`_combine`), so that
+every path gives the tool's bits: ``weighted-logs`` ``(scale * BP) * exp(...)``, the log terms added
+order by order from 0.0; ``sacrebleu`` ``BP * exp(sum_n log(scale c_n / t_n) / N_eff)``, the
+precisions computed as percentages ``(100 c_n)/t_n``; ``nltk`` ``scale * (BP * exp(math.fsum(...)))``;
+``d2l`` ``scale * (BP * p_1^w_1 * p_2^w_2 ...)`` multiplied order by order.
 
 The tools differ only in knobs (shared/research/bleu_nist.md):
 
@@ -46,6 +49,7 @@ The tools differ only in knobs (shared/research/bleu_nist.md):
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -124,6 +128,8 @@ class _Plan:
     zero_mode: bool
     weight_lists: str
     auto_reweigh: bool
+    use_bp: bool                    # use_brevity_penalty (off: BP = 1 whatever the lengths)
+    arithmetic: str                 # score_arithmetic: weighted-logs, sacrebleu, nltk or d2l
     add_k_first: int | None         # add-k: the first order k is added to (None: no add-k)
     order: np.ndarray               # (1, N): 0 .. N-1
     fixed: tuple[tuple[np.ndarray, Any, bool], ...] | None
@@ -134,7 +140,8 @@ class _Plan:
 
 _PLAN_KNOBS = ("epsilon", "resample_arithmetic", "max_ngram_order", "smooth_method", "smooth_value", "scale",
                "weights", "auto_reweigh", "auto_reweigh_orders", "missing_order", "no_match", "weight_lists",
-               "add_k_unigrams", "effective_order", "zero_precision")
+               "add_k_unigrams", "effective_order", "zero_precision", "use_brevity_penalty",
+               "score_arithmetic")
 _PLANS_BY_ID: dict[int, tuple[Config, _Plan]] = {}
 _PLANS_BY_ID_MAX = 256
 
@@ -158,6 +165,14 @@ def _plan(config: Config) -> _Plan:
 @functools.lru_cache(maxsize=4096)
 def _plan_of(values: tuple[Any, ...], types: tuple[type, ...]) -> _Plan:
     return _build_plan(values)
+
+
+def _arithmetic(knobs: dict[str, Any]) -> str:
+    """``score_arithmetic``, except that ``sacrebleu`` (a mean of logs: sacrebleu has only uniform
+    weights) falls back to ``weighted-logs`` under other weights, so that every combination is valid."""
+    if knobs["score_arithmetic"] == "sacrebleu" and knobs["weights"] != "uniform":
+        return "weighted-logs"
+    return str(knobs["score_arithmetic"])
 
 
 def _build_plan(values: tuple[Any, ...]) -> _Plan:
@@ -188,6 +203,7 @@ def _build_plan(values: tuple[Any, ...]) -> _Plan:
                  missing_order=knobs["missing_order"], effective_order=bool(knobs["effective_order"]),
                  no_match_zero=knobs["no_match"] == "zero", zero_mode=zero_mode,
                  weight_lists=knobs["weight_lists"], auto_reweigh=bool(knobs["auto_reweigh"]),
+                 use_bp=bool(knobs["use_brevity_penalty"]), arithmetic=_arithmetic(knobs),
                  add_k_first=(0 if knobs["add_k_unigrams"] else 1) if method == "add-k" else None,
                  order=_frozen(order),
                  fixed=None if fixed is None else tuple((_frozen(w), _frozen(_zero_terms(w, zero_mode)), q)
@@ -217,6 +233,9 @@ def _float64(sums: np.ndarray, plan: _Plan, config: Config, last: np.ndarray | N
             "NLTK 3.5 auto_reweigh divides 1 by hyp_len = 0", "ZeroDivisionError")))
     if plan.missing_order == "error":
         errors.append((sys_len < orders, lambda i: _d2l_short(float(sys_len[i]))))
+    if config.zero_length == "error":     # TF NMT compute_bleu: ratio = c / r, then exp(1 - 1 / ratio)
+        errors.append(((sys_len == 0) | (ref_len == 0), lambda i: ToolBehaviourError(
+            "compute_bleu divides by a hypothesis or reference length of 0", "ZeroDivisionError")))
     # nothing matches: sacrebleu 2 (#141) and NLTK return 0 before any smoothing (raw counts shown);
     # an empty hypothesis returns early in every tool (sacrebleu 1.x too, before add-k)
     early = (sys_len == 0) | (raw_correct[:, 0] == 0) if plan.no_match_zero else sys_len == 0
@@ -230,7 +249,11 @@ def _float64(sums: np.ndarray, plan: _Plan, config: Config, last: np.ndarray | N
         correct[:, plan.add_k_first:] += plan.k_value
         total[:, plan.add_k_first:] += plan.k_value
 
-    prec, eff, no_ngrams = _precisions(correct, total, orders if plan.drop else None, orders, plan)
+    # sacrebleu's arithmetic divides scale*c_n by t_n (its precisions are percentages); NLTK's methods
+    # 4-7 smooth fractions, which are scaled afterwards
+    scaled = plan.arithmetic == "sacrebleu" and not method.startswith("nltk-method")
+    prec, eff, no_ngrams = _precisions(correct, total, orders if plan.drop else None, orders, plan,
+                                       plan.scale if scaled else 1.0)
     if plan.missing_order == "error":
         errors.append(((no_ngrams > 0) & ~early, lambda i: ToolBehaviourError(
             f"the hypothesis has no {int(no_ngrams[i])}-grams: d2l's bleu divides by len(pred) - n + 1 = 0",
@@ -250,12 +273,15 @@ def _float64(sums: np.ndarray, plan: _Plan, config: Config, last: np.ndarray | N
     if failing is not None:
         raise failing[1]
 
+    if plan.arithmetic == "sacrebleu" and not scaled:
+        prec = prec * plan.scale
     positive = prec > 0
     logs = libm.log(np.where(positive, prec, 1.0))     # log 1 = 0 where p_n <= 0
-    bp = _brevity_penalties(sys_len, ref_len)
+    bp = _brevity_penalties(sys_len, ref_len) if plan.use_bp else np.ones(m)
     scale = plan.scale
-    per_tuple = [np.where(early, 0.0, scale * bp * libm.exp(_log_sum(w, zero_terms, positive, logs)))
+    per_tuple = [np.where(early, 0.0, _combine(plan, w, zero_terms, prec, logs, bp))
                  for w, zero_terms in _weight_matrices(plan, eff, sys_len)]
+    shown = 1.0 if plan.arithmetic == "sacrebleu" else scale   # prec already holds the tool's percentages
     values = per_tuple[0]
 
     def components(i: int) -> dict[str, Any]:
@@ -272,7 +298,7 @@ def _float64(sums: np.ndarray, plan: _Plan, config: Config, last: np.ndarray | N
             return out
         out.update(counts=[_int_if_whole(x) for x in correct[i, :k].tolist()],
                    totals=[_int_if_whole(x) for x in total[i, :k].tolist()],
-                   precisions=[p * scale for p in prec[i, :k].tolist()], eff_order=int(eff[i]))
+                   precisions=[p * shown for p in prec[i, :k].tolist()], eff_order=int(eff[i]))
         if several:
             out["scores"] = [float(v[i]) for v in per_tuple]
         return out
@@ -280,8 +306,8 @@ def _float64(sums: np.ndarray, plan: _Plan, config: Config, last: np.ndarray | N
     return Scored(values, components)
 
 
-def _precisions(correct: np.ndarray, total: np.ndarray, cut: np.ndarray | None, orders: np.ndarray, plan: _Plan
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _precisions(correct: np.ndarray, total: np.ndarray, cut: np.ndarray | None, orders: np.ndarray, plan: _Plan,
+                unit: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per row and order: the precision after the generic smoothing rules, the effective order, and
     (``missing_order=error``) the first order without hypothesis n-grams (1-based; 0 = none).
 
@@ -290,6 +316,10 @@ def _precisions(correct: np.ndarray, total: np.ndarray, cut: np.ndarray | None, 
     has ``c_n/t_n``, or the smoothed value if c_n = 0 (``exp``: 1/(2^k t_n), k counting the row's
     active zero orders up to n); an inactive order has 0, or 1 (``missing_order=one``, mteval) if it
     is within the row's orders but has no n-grams.
+
+    ``unit`` is what a precision of 1 is (``score_arithmetic=sacrebleu``: the scale): the precisions are
+    ``(unit c_n)/t_n``, ``unit/(2^k t_n)``, ``(unit eps)/t_n``, ``unit * 2.2e-308`` and ``unit``, as
+    sacrebleu computes its percentages (unit 1.0 changes no bit).
     """
     m, n = correct.shape
     method = plan.method
@@ -311,17 +341,17 @@ def _precisions(correct: np.ndarray, total: np.ndarray, cut: np.ndarray | None, 
     eff = np.where(last > 0, last, orders) if plan.effective_order else orders
     prec = np.zeros((m, n))
     hit = active & (correct != 0)
-    np.divide(correct, total, out=prec, where=hit)
+    np.divide(correct * unit, total, out=prec, where=hit)
     if method == "exp" or method == "floor" or method == "float-min":
         zero = active ^ hit                         # active & (c_n == 0)
         if method == "exp":
-            np.divide(1.0, np.ldexp(1.0, zero.cumsum(axis=1)) * total, out=prec, where=zero)
+            np.divide(unit, np.ldexp(1.0, zero.cumsum(axis=1)) * total, out=prec, where=zero)
         elif method == "floor":
-            np.divide(plan.k_value, total, out=prec, where=zero)
+            np.divide(unit * plan.k_value, total, out=prec, where=zero)
         else:
-            np.copyto(prec, FLOAT_MIN, where=zero)
+            np.copyto(prec, unit * FLOAT_MIN, where=zero)
     if plan.missing_order == "one":                 # mteval: log 1 = 0 for an order without test n-grams
-        np.copyto(prec, 1.0, where=~has if in_order is None else in_order & ~has)
+        np.copyto(prec, unit, where=~has if in_order is None else in_order & ~has)
     return prec, eff, no_ngrams
 
 
@@ -371,6 +401,40 @@ def _log_sum(weights: np.ndarray, zero_terms: Any, positive: np.ndarray, logs: n
     return np.add.accumulate(terms, axis=1)[:, -1] + 0.0
 
 
+def _combine(plan: _Plan, weights: np.ndarray, zero_terms: Any, prec: np.ndarray, logs: np.ndarray,
+             bp: np.ndarray) -> np.ndarray:
+    """The value of every row from its precisions ``prec`` (and their ``logs``), in the operation
+    order ``score_arithmetic`` names.
+
+    - ``weighted-logs``: ``(scale * BP) * exp(sum_n w_n log p_n)``, added order by order;
+    - ``sacrebleu`` (``logs`` of the scaled precisions P_n = scale p_n): ``BP * exp(S / K)`` with S the
+      logs of the K orders of positive weight added order by order (a zero P_n adds -9999999999,
+      or nothing with ``zero_precision=skip``), as sacrebleu 2.6.0 (black-box verified bit for bit);
+    - ``nltk``: ``scale * (BP * exp(fsum_n w_n log p_n))``, the terms' exactly rounded sum
+      (``math.fsum`` per row), as NLTK 3.10.4 (black-box verified bit for bit);
+    - ``d2l``: ``scale * (((BP * p_1^w_1) * p_2^w_2) ...)`` with libm ``pow``, multiplied order by order
+      (a zero p_n gives 0, or 1 with ``zero_precision=skip``), as d2l's ``bleu`` (verified bit for bit
+      on its frozen outputs, fixtures/bleu/d2l_generated.json).
+    """
+    positive = prec > 0
+    if plan.arithmetic == "sacrebleu":
+        used = np.broadcast_to(weights > 0, logs.shape)
+        terms = np.where(used, np.where(positive, logs, MY_LOG_ZERO if plan.zero_mode else 0.0), 0.0)
+        count = np.maximum(used.sum(axis=1), 1)
+        return bp * libm.exp((np.add.accumulate(terms, axis=1)[:, -1] + 0.0) / count)
+    if plan.arithmetic == "d2l":
+        weights = np.broadcast_to(weights, prec.shape)
+        zero = np.where(weights > 0, 0.0, 1.0) if plan.zero_mode else 1.0
+        factors = np.where(positive, libm.pow(np.where(positive, prec, 1.0), weights), zero)
+        product = np.multiply.accumulate(np.concatenate([bp[:, None], factors], axis=1), axis=1)[:, -1]
+        return plan.scale * product
+    if plan.arithmetic == "nltk":
+        terms = np.where(positive, weights * logs, zero_terms)
+        sums = np.fromiter(map(math.fsum, terms.tolist()), dtype=np.float64, count=terms.shape[0])
+        return plan.scale * (bp * libm.exp(sums))
+    return plan.scale * bp * libm.exp(_log_sum(weights, zero_terms, positive, logs))
+
+
 def _brevity_penalties(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     """Per row: BP = 1 if c >= r (so also when both are 0, as sacrebleu), 0 if c = 0 < r, else
     exp(1 - r/c) (IEEE ``1 - r/c`` as the scalar tools compute it, then ``math.exp``:
@@ -417,10 +481,13 @@ def _coco(sums: np.ndarray, config: Config) -> Scored:
     sys_len, ref_len = sums[:, 0], sums[:, 1]
     correct, total = sums[:, 2:2 + n], sums[:, 2 + n:2 + 2 * n]
     precisions = (correct + COCO_TINY) / (total + COCO_SMALL)
-    cumulative = np.cumprod(precisions, axis=1) ** (1.0 / np.arange(1, n + 1, dtype=np.float64))[None, :]
+    # libm pow/exp as pycocoevalcap's scalar ``**``/``math.exp`` (numpy's may differ in the last bit)
+    cumulative = libm.pow(np.cumprod(precisions, axis=1), (1.0 / np.arange(1, n + 1, dtype=np.float64))[None, :])
     ratio = (sys_len + COCO_TINY) / (ref_len + COCO_SMALL)
     with np.errstate(over="ignore", under="ignore"):
-        bp = np.where(ratio < 1.0, np.exp(1.0 - 1.0 / np.where(ratio < 1.0, ratio, 1.0)), 1.0)
+        bp = np.where(ratio < 1.0, libm.exp(1.0 - 1.0 / np.where(ratio < 1.0, ratio, 1.0)), 1.0)
+    if not config.use_brevity_penalty:
+        bp = np.ones_like(bp)
     bleus = cumulative * bp[:, None]
     values = bleus[:, -1] * config.scale   # pycocoevalcap reports 0-1; scale=100 multiplies the value only
 
@@ -479,6 +546,8 @@ def _float32(sums: np.ndarray, config: Config) -> Scored:
             log_sum = np.where(i < eff, log_sum + logs[:, i], log_sum)
         bp = np.where(sys_len < ref_len,
                       np.where(sys_len > 0, np.exp(1.0 - ref_len / np.where(sys_len > 0, sys_len, 1.0)), 0.0), 1.0)
+        if not config.use_brevity_penalty:
+            bp = np.ones(m)
         scores = bp * np.exp(log_sum / eff)
     values = np.where(correct[:, 0] == 0, 0.0, scores)
 

@@ -73,11 +73,7 @@ def chrf_values(hyp: np.ndarray, ref: np.ndarray, match: np.ndarray, config: Con
                 total = total + f
             if scale is None:
                 return total / n_orders
-            if float32:
-                return (scale * total) / n_orders       # sacrebleu's order of operations
-            # float64 keeps assay's historical order; sacrebleu 2.6.0's own float64 corpus score is
-            # (100 * total) / n, one ulp away on about 15% of corpora (within the 1e-9 tolerance)
-            return scale * (total / n_orders)
+            return (scale * total) / n_orders           # sacrebleu's order of operations (float32 and float64)
         avg_p: Any = 0.0
         avg_r: Any = 0.0
         eff = np.zeros(n_rows)

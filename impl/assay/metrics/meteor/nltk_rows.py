@@ -67,6 +67,7 @@ from assay.core.family import Refs, Segments
 from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
+from assay.metrics.meteor import pair_cache
 from assay.resources import wordnet
 from assay.stemmers.porter import _NLTK_IRREGULAR, PorterStemmer
 from assay.text.ngrams import encode
@@ -574,8 +575,45 @@ def segment_stats(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
 
 def corpus_rows(hyps: Segments, refs: Refs, config: Config, twin: ModuleType | None) -> SegmentStats:
     """Every hypothesis/reference pair aligned at once; the first best reference kept per segment.
-    ``twin``: the compiled twin (:func:`align_units_compiled`), or None for the numpy engine."""
+    ``twin``: the compiled twin (:func:`align_units_compiled`), or None for the numpy engine.
+
+    The pairs' lengths, matches and chunks depend on the text and the matching knobs only; they are
+    kept in :mod:`.pair_cache`, so a configuration that differs in α, β or γ alone re-scores the
+    pairs (:func:`meteor_value`) instead of aligning them again."""
     matcher = _Matcher(config)
+    key = ("nltk", twin is None, matcher.lowercase, matcher.stemmer is not None, matcher.stem_as_given,
+           matcher.after_exact, matcher.morphy_iterate, matcher.wordnet.dir if matcher.wordnet is not None else None)
+    cached = pair_cache.get(key, hyps, refs)
+    if cached is None:
+        unit_seg, hl, rl, matches, chunks, first = _pair_stats(matcher, hyps, refs, config, twin)
+        for a in (unit_seg, hl, rl, matches, chunks):
+            a.setflags(write=False)
+        pair_cache.put(key, hyps, refs, (unit_seg, hl, rl, matches, chunks))
+        values = first
+    else:
+        unit_seg, hl, rl, matches, chunks = cached
+        values = list(map(meteor_value, hl.tolist(), rl.tolist(), matches.tolist(), chunks.tolist(),
+                          repeat(config.alpha), repeat(config.beta), repeat(config.gamma)))
+    n_units = len(unit_seg)
+    pick: Any = slice(None)
+    if n_units != len(hyps):          # several references: the first best one
+        pick, prev, best = [], -1, 0.0
+        for u, (seg, v) in enumerate(zip(unit_seg.tolist(), values)):
+            if seg != prev:
+                pick.append(u)
+                prev, best = seg, v
+            elif v > best:
+                pick[-1] = u
+                best = v
+    rows = np.column_stack([hl, rl, matches, chunks, np.array(values, dtype=np.float64),
+                            np.ones(n_units)]).astype(np.float64)[pick]
+    return SegmentStats(COLUMNS, rows.reshape(-1, len(COLUMNS)))
+
+
+def _pair_stats(matcher: _Matcher, hyps: Segments, refs: Refs, config: Config, twin: ModuleType | None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[float]]:
+    """Per hypothesis/reference pair ("unit", segment by segment, references in stream order): its
+    segment, hypothesis and reference lengths, matches and chunks, and its score under ``config``."""
     n = len(hyps)
     hyp_lists = _token_lists(hyps, lambda i: f"segment {i + 1}")
     streams = [_token_lists(s, lambda i, k=k: f"reference stream {k + 1}, segment {i + 1}", allow_none=True)
@@ -611,15 +649,15 @@ def corpus_rows(hyps: Segments, refs: Refs, config: Config, twin: ModuleType | N
     if n_units != n:
         h_idx, _ = _ranges((np.cumsum(h_len) - h_len)[unit_seg], h_len[unit_seg])
         hw = hw[h_idx]
+    h_unit_len = h_len[unit_seg]
     if twin is not None:
-        matches, chunks, scores = align_units_compiled(twin, matcher, words, hw, rw, h_len[unit_seg], r_len,
-                                                       config)
+        matches, chunks, scores = align_units_compiled(twin, matcher, words, hw, rw, h_unit_len, r_len, config)
         values = scores.tolist()
     else:
-        h_unit = np.repeat(np.arange(n_units, dtype=np.int64), h_len[unit_seg])
+        h_unit = np.repeat(np.arange(n_units, dtype=np.int64), h_unit_len)
         r_unit = np.repeat(np.arange(n_units, dtype=np.int64), r_len)
         max_len = int(max(h_len.max(initial=0), r_len.max(initial=0))) + 1
-        hl, rl = h_len[unit_seg].tolist(), r_len.tolist()
+        hl, rl = h_unit_len.tolist(), r_len.tolist()
         try:
             matches, chunks = _align_units(matcher, words, hw, rw, h_unit, r_unit, n_units, max_len)
         except OverflowError:
@@ -634,16 +672,5 @@ def corpus_rows(hyps: Segments, refs: Refs, config: Config, twin: ModuleType | N
             chunks = np.array([c for _, c in mc], dtype=np.int64)
         values = list(map(meteor_value, hl, rl, matches.tolist(), chunks.tolist(), repeat(config.alpha),
                           repeat(config.beta), repeat(config.gamma)))
-    pick: Any = slice(None)
-    if n_units != n:          # several references: the first best one
-        pick, prev, best = [], -1, 0.0
-        for u, (seg, v) in enumerate(zip(unit_seg.tolist(), values)):
-            if seg != prev:
-                pick.append(u)
-                prev, best = seg, v
-            elif v > best:
-                pick[-1] = u
-                best = v
-    rows = np.column_stack([h_len[unit_seg], r_len, matches, chunks, np.array(values, dtype=np.float64),
-                            np.ones(n_units)]).astype(np.float64)[pick]
-    return SegmentStats(COLUMNS, rows.reshape(-1, len(COLUMNS)))
+    return (unit_seg, np.ascontiguousarray(h_unit_len, dtype=np.int64), np.ascontiguousarray(r_len, dtype=np.int64),
+            np.asarray(matches, dtype=np.int64), np.asarray(chunks, dtype=np.int64), values)

@@ -16,7 +16,14 @@ The tools differ only in these knobs (shared/research/bleu_nist.md §3):
   wins a tie, e.g. at precision 0).
 - ``ref_length``: ``average`` (mteval) uses ratio = hypothesis words / (reference words / #refs);
   ``chosen`` (NLTK) adds the length of the reference chosen for each order, once per order, and the
-  hypothesis length once per order. ``chosen`` needs ``best-single``.
+  hypothesis length once per order. ``chosen`` needs ``best-single``. ``corpus-mean``
+  (e2e-metrics' ``mteval-v13a-sig.pl``, the E2E NLG challenge's NIST) uses ratio = hypothesis words /
+  (reference words / m), where m = the number of non-empty references (at least one token) of the
+  corpus / the number of segments: the E2E scripts pad missing references with empty segments and
+  count only the non-empty ones, for the corpus as a whole (a per-segment average over the present
+  references, ``average`` with missing references as ``None``, is another number). Its rows carry
+  ``refs_counted`` and ``segments``, so the corpus value is still a function of the summed rows; at
+  sentence level the segment's own non-empty references are averaged.
 - ``empty_order``: ``zero`` (mteval) divides by ``max(#n-grams, 1)``; ``error`` (NLTK) raises
   ZeroDivisionError when the corpus has no hypothesis n-grams of some order (nltk#3444), and also
   when every reference is empty (its length ratio divides by 0).
@@ -74,9 +81,10 @@ class Nist(MetricFamily):
     # ------------------------------------------------------------------ statistics
     def columns(self, config: Config) -> tuple[str, ...]:
         n = config.max_ngram_order
+        extra = ["refs_counted", "segments"] if config.ref_length == "corpus-mean" else []
         return tuple(["hyp_len", "ref_len", "pen_sys", "pen_ref"] + [f"info{i}" for i in range(1, n + 1)]
                      + [f"total{i}" for i in range(1, n + 1)] + ["seg_pen_ref"]
-                     + [f"seg_info{i}" for i in range(1, n + 1)])
+                     + [f"seg_info{i}" for i in range(1, n + 1)] + extra)
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
                       context: Mapping[str, Any] | None = None) -> SegmentStats:
@@ -129,14 +137,22 @@ class Nist(MetricFamily):
                     out[:, n] = best_sum
                     if config.ref_length == "chosen":
                         lens_out += best_len
+        extra: list[np.ndarray] = []
         if config.ref_length == "chosen":
             pen_sys = hyp_len * n_max
+        elif config.ref_length == "corpus-mean":
+            counted = (present & (ref_lens > 0)).sum(axis=0).astype(np.float64)
+            pen_sys = hyp_len
+            pen_ref = seg_words
+            average = np.where(counted > 0, seg_words / np.maximum(counted, 1), 0.0)
+            seg_pen_ref = average
+            extra = [counted[:, None], np.ones((n_seg, 1))]
         else:
             pen_sys = hyp_len
             pen_ref = average
             seg_pen_ref = average
         rows = np.hstack([hyp_len[:, None], average[:, None], pen_sys[:, None], pen_ref[:, None], info, total,
-                          seg_pen_ref[:, None], seg_info])
+                          seg_pen_ref[:, None], seg_info] + extra)
         return SegmentStats(self.columns(config), rows, context)
 
     # ------------------------------------------------------------------ the first pass, as a reduction
@@ -155,9 +171,12 @@ class Nist(MetricFamily):
         n = config.max_ngram_order
         tot = stats.total()
         c = stats.columns
+        pen_ref, ref_len = tot[c.index("pen_ref")], tot[c.index("ref_len")]
+        if config.ref_length == "corpus-mean":   # reference words / (non-empty references / segments)
+            counted = tot[c.index("refs_counted")]
+            pen_ref = ref_len = pen_ref * tot[c.index("segments")] / counted if counted else 0.0
         return nist_from_sums(tot[c.index("info1"):c.index("info1") + n], tot[c.index("total1"):c.index("total1") + n],
-                              tot[c.index("pen_sys")], tot[c.index("pen_ref")], tot[c.index("hyp_len")],
-                              tot[c.index("ref_len")], config)
+                              tot[c.index("pen_sys")], pen_ref, tot[c.index("hyp_len")], ref_len, config)
 
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, dict[str, Any]]]:
         """Each segment as a corpus of its own (NLTK sentence_nist): the segment-context columns."""

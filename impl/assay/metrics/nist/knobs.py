@@ -39,8 +39,11 @@ KNOBS = KnobSet(
              "(mteval); best-single = per order the single best reference (NLTK)", str,
              ("union", "best-single"), stage="statistics", domain=choice("union", "best-single")),
         Knob("ref_length", "average", "penalty's reference length: average = reference words / #refs "
-             "(mteval); chosen = the per-order chosen reference's length, once per order (NLTK)", str,
-             ("average", "chosen"), stage="statistics", domain=choice("average", "chosen")),
+             "(mteval); chosen = the per-order chosen reference's length, once per order (NLTK); "
+             "corpus-mean = all reference words / the mean number of non-empty references per segment "
+             "(e2e-metrics' mteval-v13a-sig.pl, whose missing references are empty segments)", str,
+             ("average", "chosen", "corpus-mean"), stage="statistics",
+             domain=choice("average", "chosen", "corpus-mean")),
         Knob("empty_order", "zero", "an order without hypothesis n-grams: zero = divide by max(count, 1) "
              "(mteval); error = ZeroDivisionError (NLTK)", str, ("zero", "error"),
              stage="score", domain=choice("zero", "error")),

@@ -151,6 +151,10 @@ KNOBS = KnobSet(
              tool_names="rouge-score rouge_types; ROUGE-1.5.5 -n N, -x, -w, -2 G -u/-U", stage="statistics",
              domain=predicate("a non-empty list of distinct ROUGE types (rouge1..rouge100, rougeL, rougeLsum, "
                               "rougeW, rougeS<gap>, rougeS*, rougeSU<gap>, rougeSU*; gap <= 100000)", types_problem)),
+        Knob("ngram_counts", "multiset", "ROUGE-N on n-gram multisets (hits = sum_g min(count_hyp(g), "
+             "count_ref(g)), both tools) or sets (hits = |set(hyp) & set(ref)|, P and R over the numbers of "
+             "distinct n-grams: implementations built on Python sets)", str, ("multiset", "set"),
+             stage="statistics", domain=choice("multiset", "set")),
         Knob("tokenizer", "rouge-score", "rouge155 (ASCII lowercasing, bytes), rouge-score (Unicode lower(), "
              "then the same ASCII filter), unicode (keeps letters of every script; no tool), space (str.split(' ') "
              "exactly, no filtering: pycocoevalcap Rouge)", str, TOKENIZERS,

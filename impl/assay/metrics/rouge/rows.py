@@ -102,7 +102,9 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
         short, batch, ph, pr, n_refs_arr = _pure_inputs(hyps, refs, corpus, specs, docs, pair_h, pair_r)
     several = bool((n_refs_arr > 1).any())
     for t_index, (_, (kind, arg)) in enumerate(specs):
-        if short is not None:
+        if kind == "n" and config.ngram_counts == "set":
+            hits, ref_count, peer_count = _set_counts(arg, batch, docs, pair_h, pair_r)
+        elif short is not None:
             hits, ref_count, peer_count = short[:3]
         elif batch is not None:
             hits, ref_count, peer_count = _batch_counts(batch, kind, arg, ph, pr, weight, su)
@@ -124,6 +126,36 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
             rows[:, base + k] = counts[k]
             rows[:, base + 3 + k] = prf[k]
     return SegmentStats(cols, rows)
+
+
+def _set_counts(n: int, batch: PairBatch | None, docs: list[Doc], pair_h: list[int], pair_r: list[int]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """ROUGE-N on n-gram *sets* (``ngram_counts=set``): per pair ``|set(hyp) & set(ref)|`` and the
+    numbers of distinct reference and hypothesis n-grams. The documents' token ids come from the
+    batch's store or the per-pair :class:`Doc` objects (whichever path built them); the counting
+    is pure Python on both paths (no compiled twin counts sets)."""
+    if batch is not None:
+        st = batch.flat
+        tokens, start, length = st.tokens.tolist(), st.doc_start.tolist(), st.doc_len.tolist()
+
+        def seq(d: int) -> list[int]:
+            return tokens[start[d]:start[d] + length[d]]
+        pairs = zip(batch.pair_h.tolist(), batch.pair_r.tolist())
+    else:
+        def seq(d: int) -> list[int]:
+            return list(docs[d].flat)
+        pairs = zip(pair_h, pair_r)
+    cache: dict[int, set[tuple[int, ...]]] = {}
+
+    def grams(d: int) -> set[tuple[int, ...]]:
+        got = cache.get(d)
+        if got is None:
+            s = seq(d)
+            got = cache[d] = {tuple(s[i:i + n]) for i in range(len(s) - n + 1)}
+        return got
+    out = [(len(grams(h) & grams(r)), len(grams(r)), len(grams(h))) for h, r in pairs]
+    counts = np.array(out, dtype=np.float64).reshape(-1, 3)
+    return counts[:, 0], counts[:, 1], counts[:, 2]
 
 
 def _pure_inputs(hyps: Segments, refs: Refs, corpus: Corpus, specs: Sequence[tuple[str, tuple[str, Any]]],

@@ -69,7 +69,10 @@ class Ter(MetricFamily):
                 edits = memo.get(key)
                 if edits is None:
                     where = f"segment {i + 1}" + (f", reference {k + 1}" if len(seg_refs) > 1 else "")
-                    edits = memo[key] = ter_edits(h, key[1], limits, where)
+                    if config.shift_side == "reference":    # torchmetrics: the reference's words are shifted
+                        edits = memo[key] = ter_edits(key[1], h, limits, where) if h else 0
+                    else:
+                        edits = memo[key] = ter_edits(h, key[1], limits, where)
                 if best is None or edits < best:
                     best = edits
             rows[i, 0] = best

@@ -80,6 +80,10 @@ KNOBS = KnobSet(
         Knob("retokenize_refs", True, "references go through the tokenizer twice (sacrebleu 2.x: observable "
              "with normalized, e.g. it's<TAB>x -> it 's x, x's. -> x 's .); sacrebleu 1.5.1 tokenises once",
              parse_bool, stage="text", domain=Boolean()),
+        Knob("shift_side", "hypothesis", "which text the shift search moves: hypothesis (tercom, sacrebleu); "
+             "reference = the edit routine called with hypothesis and reference swapped, an empty hypothesis "
+             "counting 0 edits (torchmetrics TranslationEditRate)", str, ("hypothesis", "reference"),
+             stage="statistics", domain=choice("hypothesis", "reference")),
         Knob("zero_ref_length", "edits", "score when the total reference length is 0: edits = full scale if "
              "there are edits, else 0 (sacrebleu 2); one = full scale (sacrebleu 1.5.1)", str, ("edits", "one"),
              stage="score", domain=choice("edits", "one")),

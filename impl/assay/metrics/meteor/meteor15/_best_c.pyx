@@ -355,6 +355,66 @@ cdef void _side_free(Side* s) noexcept nogil:
     memset(s, 0, sizeof(Side))
 
 
+cdef double _score_of(const double* s, double alpha, double beta, double gamma, double delta,
+                      const double* weights) noexcept nogil:
+    """:func:`score.parts` ``["score"]`` of the 23 statistics ``s`` (same operations, same order)."""
+    cdef int i
+    cdef double tl, rl, tfw, rfw, tw, rw, tm = 0.0, rm = 0.0, p, r, fmean, chunks, tmw, rmw, frag, pen, v, w
+    tl, rl, tfw, rfw = s[0], s[1], s[2], s[3]
+    tw = delta * (tl - tfw) + (1 - delta) * tfw
+    rw = delta * (rl - rfw) + (1 - delta) * rfw
+    for i in range(4):
+        w = weights[i]
+        tm += s[4 + 4 * i] * w * delta
+        rm += s[5 + 4 * i] * w * delta
+    for i in range(4):
+        w = weights[i]
+        tm += s[6 + 4 * i] * w * (1 - delta)
+        rm += s[7 + 4 * i] * w * (1 - delta)
+    p = tm / tw if tw > 0 else 0.0
+    r = rm / rw if rw > 0 else 0.0
+    if p == 0 or r == 0:
+        return 0.0
+    fmean = 1 / ((1 - alpha) / p + alpha / r)
+    chunks, tmw, rmw = s[20], s[21], s[22]
+    if tmw == tl and rmw == rl and chunks == 1:
+        frag = 0.0
+    else:
+        frag = chunks / ((tmw + rmw) / 2)
+    pen = gamma * pow(frag, beta)
+    v = fmean * (1 - pen)
+    return 0.0 if 0.0 > v else v
+
+
+def unit_scores(const double[:, ::1] stats, double alpha, double beta, double gamma, double delta,
+                const double[::1] weights):
+    """The score of each row of 23 statistics (:func:`score.parts` ``["score"]``)."""
+    cdef Py_ssize_t n = stats.shape[0], k
+    cdef double w[4]
+    for k in range(4):
+        w[k] = weights[k]
+    out = np.zeros(n, dtype=np.float64)
+    cdef double[::1] o = out
+    for k in range(n):
+        o[k] = _score_of(&stats[k, 0], alpha, beta, gamma, delta, w)
+    return out
+
+
+def first_best(const double[::1] values, const int64_t[::1] units):
+    """Per segment (its pairs ``units[s]..units[s+1]−1``), the index of its first highest value
+    (``value > best``, as the jar)."""
+    cdef Py_ssize_t S = units.shape[0] - 1, s, u, b
+    out = np.zeros(S, dtype=np.int64)
+    cdef int64_t[::1] o = out
+    for s in range(S):
+        b = units[s]
+        for u in range(units[s] + 1, units[s + 1]):
+            if values[u] > values[b]:
+                b = u
+        o[s] = b
+    return out
+
+
 cdef class Aligner:
     """The corpus's words, the paraphrase index and the parameters; :meth:`best_rows` and :meth:`units`."""
 
@@ -976,37 +1036,12 @@ cdef class Aligner:
         st[20] = chunks
 
     cdef double _score(self) noexcept:
-        """:func:`score.parts` ``["score"]`` of ``stats`` (same operations, same order)."""
+        """:func:`score.parts` ``["score"]`` of ``stats`` (:func:`_score_of`)."""
         cdef double s[23]
         cdef int i
-        cdef double tl, rl, tfw, rfw, tw, rw, tm = 0.0, rm = 0.0, p, r, fmean, chunks, tmw, rmw, frag, pen, v
-        cdef double delta = self.delta, w
         for i in range(23):
             s[i] = <double>self.stats[i]
-        tl, rl, tfw, rfw = s[0], s[1], s[2], s[3]
-        tw = delta * (tl - tfw) + (1 - delta) * tfw
-        rw = delta * (rl - rfw) + (1 - delta) * rfw
-        for i in range(4):
-            w = self.weights[i]
-            tm += s[4 + 4 * i] * w * delta
-            rm += s[5 + 4 * i] * w * delta
-        for i in range(4):
-            w = self.weights[i]
-            tm += s[6 + 4 * i] * w * (1 - delta)
-            rm += s[7 + 4 * i] * w * (1 - delta)
-        p = tm / tw if tw > 0 else 0.0
-        r = rm / rw if rw > 0 else 0.0
-        if p == 0 or r == 0:
-            return 0.0
-        fmean = 1 / ((1 - self.alpha) / p + self.alpha / r)
-        chunks, tmw, rmw = s[20], s[21], s[22]
-        if tmw == tl and rmw == rl and chunks == 1:
-            frag = 0.0
-        else:
-            frag = chunks / ((tmw + rmw) / 2)
-        pen = self.gamma * pow(frag, self.beta)
-        v = fmean * (1 - pen)
-        return 0.0 if 0.0 > v else v
+        return _score_of(s, self.alpha, self.beta, self.gamma, self.delta, self.weights)
 
     cdef double _unit(self, const int64_t* hyp, int32_t H, const int64_t* ref, int32_t R) except? -1.0:
         cdef Py_ssize_t n = self._candidates(hyp, H, ref, R)
@@ -1047,6 +1082,37 @@ cdef class Aligner:
                         o[s, k] = <double>self.stats[k]
             val[s] = best
         return out, values, left
+
+    def unit_rows(self, const int64_t[::1] hyp_ids, const int64_t[::1] hyp_off, const int64_t[::1] ref_ids,
+                  const int64_t[::1] ref_off, const int64_t[::1] units):
+        """(U×23 statistics of every hypothesis/reference pair, segments left to the pure path): segment
+        s's pairs are units ``units[s]..units[s+1]−1`` (``ref_ids[ref_off[u]:ref_off[u+1]]``). A
+        segment with a pair beyond the rank key's bounds (:func:`_key`) is listed (its rows left 0)."""
+        cdef Py_ssize_t S = units.shape[0] - 1, s, u, k
+        out = np.zeros((units[S], 23), dtype=np.float64)
+        cdef double[:, ::1] o = out
+        cdef const int64_t* hyp
+        cdef const int64_t* ref
+        cdef int32_t H, R
+        cdef Py_ssize_t n
+        left = []
+        for s in range(S):
+            hyp = &hyp_ids[0] + hyp_off[s] if hyp_ids.shape[0] else NULL
+            H = <int32_t>(hyp_off[s + 1] - hyp_off[s])
+            if self.para:
+                self._phrases(&self.hyp_side, hyp, H)
+            for u in range(units[s], units[s + 1]):
+                ref = &ref_ids[0] + ref_off[u] if ref_ids.shape[0] else NULL
+                R = <int32_t>(ref_off[u + 1] - ref_off[u])
+                n = self._candidates(hyp, H, ref, R)
+                self._resolve(n, H, R)
+                if self.too_large:
+                    left.append(s)
+                    break
+                self._stats(hyp, H, ref, R)
+                for k in range(23):
+                    o[u, k] = <double>self.stats[k]
+        return out, left
 
     def units(self, const int64_t[::1] hyp_ids, const int64_t[::1] hyp_off, const int64_t[::1] ref_ids,
               const int64_t[::1] ref_off, const int64_t[::1] units):

@@ -59,13 +59,66 @@ def best_rows_py(hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]], res: 
             np.array(values, dtype=np.float64))
 
 
+def is_compiled() -> bool:
+    """Whether the twin aligns (part of :mod:`..pair_cache`'s key, so the equality tests compare engines)."""
+    return _compiled is not None
+
+
 def best_rows(hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]], res: Resources,
               modules: Sequence[int], beam: int, params: Params) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`best_rows_py`, compiled when the twin is built."""
+    """:func:`best_rows_py`, compiled when the twin is built: :func:`pick_best` of :func:`pair_rows`."""
+    stats, units = pair_rows(hyps, refs, res, modules, beam)
+    return pick_best(stats, units, params)
+
+
+def pair_rows(hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]], res: Resources, modules: Sequence[int],
+              beam: int) -> tuple[np.ndarray, np.ndarray]:
+    """The 23 statistics of every hypothesis/reference pair (U×23; segment s's pairs are rows
+    ``units[s]..units[s+1]−1``, its references in order) and ``units``. They do not depend on α, β,
+    γ, δ or the module weights. Compiled when the twin is built; a segment the twin cannot key (a
+    reference of 65,533+ words) is aligned by the pure path."""
+    units = np.zeros(len(refs) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, refs), np.int64, len(refs)), out=units[1:])
     if _compiled is None:
-        return best_rows_py(hyps, refs, res, modules, beam, params)
-    aligner, sides = prepare(_compiled, hyps, refs, res, modules, beam, params)
-    return complete(aligner, sides, hyps, refs, res, modules, beam, params)
+        return _pair_rows_py(hyps, refs, res, modules, beam, units), units
+    aligner, sides = prepare(_compiled, hyps, refs, res, modules, beam, _NO_PARAMS)
+    stats, left = aligner.unit_rows(*sides)
+    for s in left:
+        stats[units[s]:units[s + 1]] = _pair_rows_py([hyps[s]], [refs[s]], res, modules, beam, units[s:s + 2] - units[s])
+    return stats, units
+
+
+def _pair_rows_py(hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]], res: Resources, modules: Sequence[int],
+                  beam: int, units: np.ndarray) -> np.ndarray:
+    rows = [align.alignment_stats(hyp, ref, align.resolve(align.candidates(hyp, ref, res, modules), len(hyp),
+                                                          len(ref), beam), res.function_words)
+            for hyp, seg_refs in zip(hyps, refs) for ref in seg_refs]
+    return np.array(rows, dtype=np.float64).reshape(int(units[-1]), score.N_STATS)
+
+
+def pick_best(stats: np.ndarray, units: np.ndarray, params: Params) -> tuple[np.ndarray, np.ndarray]:
+    """(statistics, score) of each segment's first best pair (``value > best``, as the jar) among
+    :func:`pair_rows`, scored under ``params`` (the twin's arithmetic is :func:`score.parts`'s)."""
+    alpha, beta, gamma, delta, weights = params
+    if _compiled is not None:
+        values = _compiled.unit_scores(np.ascontiguousarray(stats, dtype=np.float64), alpha, beta, gamma, delta,
+                                       np.array(weights, dtype=np.float64))
+        pick = _compiled.first_best(values, units)
+    else:
+        values = np.array([score.parts(row, *params)["score"] for row in stats.tolist()], dtype=np.float64)
+        pick = np.empty(len(units) - 1, dtype=np.int64)
+        for s, (lo, hi) in enumerate(zip(units[:-1].tolist(), units[1:].tolist())):
+            b = lo
+            for u in range(lo + 1, hi):
+                if values[u] > values[b]:
+                    b = u
+            pick[s] = b
+    if len(pick) == len(stats):      # one pair per segment: every pair is picked, no copy
+        return stats.reshape(len(pick), score.N_STATS), values
+    return stats[pick].reshape(len(pick), score.N_STATS), values[pick]
+
+
+_NO_PARAMS: Params = (0.9, 3.0, 0.5, 0.75, (1.0, 0.6, 0.8, 0.6))   # the twin's scorer is not used by pair_rows
 
 
 def complete(aligner: Any, sides: tuple[np.ndarray, ...], hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]],

@@ -23,6 +23,7 @@ from assay.core.errors import InputError
 from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
+from assay.metrics.meteor import pair_cache
 from assay.metrics.meteor.knobs import module_weights
 from assay.metrics.meteor.meteor15 import align, best, normalize, score
 from assay.resources import meteor15 as resources
@@ -64,6 +65,27 @@ def _rows(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], config: Config) ->
     res = resources.load(config.resources_path or None, config.language)
     mods = modules_of(config)
     alpha, beta, gamma, delta, weights = params(config)
+    key = ("meteor-1.5", best.is_compiled(), id(res), config.norm, mods, config.beam)
+    cached = pair_cache.get(key, hyps, refs)
+    if cached is None:
+        pairs, units = _pairs(hyps, refs, config, res, mods)
+        pairs.setflags(write=False)
+        units.setflags(write=False)
+        pair_cache.put(key, hyps, refs, (pairs, units, res))
+    else:
+        pairs, units, _ = cached
+    st, values = best.pick_best(pairs, units, (alpha, beta, gamma, delta, weights))
+    perfect = (st[:, 21] == st[:, 0]) & (st[:, 22] == st[:, 1]) & (st[:, 20] == 1)
+    chunks_eval = np.where(perfect, 0.0, st[:, 20])
+    return SegmentStats(COLUMNS, np.column_stack([st, chunks_eval, values]).reshape(len(values), len(COLUMNS)))
+
+
+def _pairs(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], config: Config, res: resources.Resources,
+           mods: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The statistics of every hypothesis/reference pair and each segment's first pair
+    (:func:`best.pair_rows`): they depend on the text and the matching knobs only, and are kept in
+    :mod:`..pair_cache`, so a configuration differing in α, β, γ, δ or the weights alone re-scores
+    the pairs instead of aligning them again."""
     if config.norm:
         def tok(s: str) -> list[str]:
             return normalize.tokenize(s, res.prefixes)
@@ -79,10 +101,7 @@ def _rows(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], config: Config) ->
         if not seg_refs:
             raise InputError(f"segment {i + 1} has no reference (METEOR needs at least one)")
         ref_tokens.append(seg_refs)
-    st, values = best.best_rows(hyp_tokens, ref_tokens, res, mods, config.beam, (alpha, beta, gamma, delta, weights))
-    perfect = (st[:, 21] == st[:, 0]) & (st[:, 22] == st[:, 1]) & (st[:, 20] == 1)
-    chunks_eval = np.where(perfect, 0.0, st[:, 20])
-    return SegmentStats(COLUMNS, np.column_stack([st, chunks_eval, values]).reshape(len(values), len(COLUMNS)))
+    return best.pair_rows(hyp_tokens, ref_tokens, res, mods, config.beam)
 
 
 def scores_from_sums(sums: np.ndarray, config: Config) -> np.ndarray:

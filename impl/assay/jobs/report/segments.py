@@ -1,0 +1,210 @@
+"""Per-segment data of the report's segment explorer (embedded as JSON in ``index.html``).
+
+For one metric measure (:func:`measure_segments`, run where the measure's section is made, so
+also on a Dask worker): every profile's sentence-level score of every kept segment (the engine's
+:meth:`~assay.engine.evaluate.Evaluator.sentence_values` under the profile's sentence-level
+defaults, normalised like the report's 0-100 column), and, when segment text may be shown, each
+distinct tokenisation of the hypothesis and of every reference (the metric view's ``tokens``
+under each profile's corpus configuration) with its matched n-grams.
+
+*Matched n-grams*: a token is marked ``n`` (1-4) when it lies inside a word n-gram of length
+``n`` that also occurs in a reference (for hypothesis tokens) or in the hypothesis (for reference
+tokens) under the same tokenisation, the longest such ``n`` winning. Counts are not clipped: the
+marks show what can match, not each tool's matching (chrF matches characters, ROUGE-L a common
+subsequence, METEOR stems and synonyms).
+
+The page stays bounded: at most ``cap`` segments per measure (default :data:`CAP`), those whose
+profiles disagree most (largest range of sentence scores across profiles); the page says so.
+:func:`explorer_json` puts every measure together: segment texts once, numbers rounded.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from assay.core.errors import AssayError
+from assay.jobs.compare import Comparison, Table, measure_config, sentence_values, view_of
+
+CAP = 500        #: segments kept per measure (the most divergent)
+MAX_N = 4        #: longest n-gram marked
+
+
+@dataclass
+class Tokenization:
+    """One distinct tokenisation of the kept segments, shared by ``profiles``."""
+
+    profiles: list[str]
+    hyp: list[list[str]]                      # per kept segment
+    refs: list[list[list[str] | None]]        # per kept segment, per reference stream (None: no reference)
+    hyp_marks: list[str] = field(default_factory=list)          # one digit 0-4 per hypothesis token
+    ref_marks: list[list[str | None]] = field(default_factory=list)
+
+
+@dataclass
+class MeasureSegments:
+    """The explorer's data of one metric measure."""
+
+    metric: str
+    measure: str
+    total: int                                # segments in the corpus
+    index: list[int]                          # kept segments (0-based), ascending
+    scores: dict[str, list[float]]            # profile -> sentence score per kept segment
+    default: str | None = None
+    pair: tuple[str, str] | None = None       # lowest and highest corpus score
+    tokenizations: list[Tokenization] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def capped(self) -> bool:
+        return len(self.index) < self.total
+
+    def tokenization_of(self, profile: str) -> int:
+        return next((i for i, t in enumerate(self.tokenizations) if profile in t.profiles), -1)
+
+
+def divergence(scores: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Per segment: max - min of the profiles' sentence scores (0 with fewer than two profiles)."""
+    stacked = np.vstack([np.asarray(v, dtype=np.float64) for v in scores.values()])
+    return stacked.max(axis=0) - stacked.min(axis=0) if len(stacked) > 1 else np.zeros(stacked.shape[1])
+
+
+def kept_segments(scores: Mapping[str, np.ndarray], cap: int = CAP) -> list[int]:
+    """The ``cap`` segments with the largest divergence (ties: the earlier segment), ascending."""
+    div = divergence(scores)
+    order = np.argsort(-div, kind="stable")[:cap]
+    return sorted(int(i) for i in order)
+
+
+def measure_segments(cmp: Comparison, table: Table, *, include_text: bool = True, cap: int = CAP
+                     ) -> MeasureSegments | None:
+    """Sentence scores (and, with ``include_text``, tokenisations with matched n-grams) of the
+    ``cap`` most divergent segments of ``table``; None when no profile has sentence-level scores."""
+    full: dict[str, np.ndarray] = {}
+    notes = []
+    for row in table.scored:
+        try:
+            full[row.profile] = sentence_values(cmp, table.metric, table.measure, row.profile)
+        except AssayError as exc:
+            notes.append(f"{row.profile}: no sentence-level scores ({str(exc).splitlines()[0]})")
+    if not full:
+        return None
+    index = kept_segments(full, cap)
+    data = MeasureSegments(table.metric, table.measure.label, cmp.n_segments, index,
+                           {p: [float(v[i]) for i in index] for p, v in full.items()},
+                           default=next((r.profile for r in table.scored if r.default), None),
+                           pair=table.most_divergent(), notes=notes)
+    if include_text:
+        data.tokenizations = tokenizations(cmp, table, list(full), index)
+    return data
+
+
+def tokenizations(cmp: Comparison, table: Table, profiles: Sequence[str], index: Sequence[int]) -> list[Tokenization]:
+    """The distinct tokenisations of the segments ``index`` under ``profiles`` (view tokens; a
+    profile whose tokens cannot be shown is left out). Tokens and marks are cached on the
+    comparison: the measures of one metric (ROUGE's four types) share them."""
+    view = view_of(table.metric)
+    ev = cmp.evaluators.get(table.metric)
+    if view.tokens is None or ev is None:
+        return []
+    cache: dict[Any, Any] = cmp.__dict__.setdefault("_explorer_tokens", {})
+    found: dict[Any, Tokenization] = {}
+    for name in profiles:
+        try:
+            config = measure_config(ev, name, table.measure)
+            # the measure's own knobs (ROUGE's type) are no part of how the text becomes tokens
+            ckey = (table.metric, tuple(index),
+                    repr(sorted((k, v) for k, v in config.as_dict().items() if k not in table.measure.knobs)))
+            if ckey not in cache:
+                cache[ckey] = _tokens(view.tokens, config, cmp, index)
+            hyp, refs = cache[ckey]
+        except Exception:   # showing tokens is best effort; the scores stand
+            continue
+        key = (tuple(map(tuple, hyp)), tuple(tuple(tuple(r) if r is not None else None for r in rs) for rs in refs))
+        if key in found:
+            found[key].profiles.append(name)
+            continue
+        if key not in cache:
+            cache[key] = ([marks(h, [r for r in rs if r is not None]) for h, rs in zip(hyp, refs)],
+                          [[None if r is None else marks(r, [h]) for r in rs] for h, rs in zip(hyp, refs)])
+        hyp_marks, ref_marks = cache[key]
+        found[key] = Tokenization([name], hyp, refs, hyp_marks, ref_marks)
+    return list(found.values())
+
+
+def _tokens(tokens: Any, config: Any, cmp: Comparison, index: Sequence[int]
+            ) -> tuple[list[list[str]], list[list[list[str] | None]]]:
+    """The hypothesis tokens and every reference's tokens (None: no reference) of the segments ``index``."""
+    hyp = [list(t) for t in tokens([cmp.hyps[i] for i in index], config)]
+    per_stream = []
+    for stream in cmp.refs:
+        texts = [stream[i] for i in index]
+        present = [j for j, r in enumerate(texts) if r is not None]
+        col: list[list[str] | None] = [None] * len(texts)
+        for j, t in zip(present, tokens([texts[j] for j in present], config) if present else []):
+            col[j] = list(t)
+        per_stream.append(col)
+    return hyp, [[col[k] for col in per_stream] for k in range(len(index))]
+
+
+def _ngrams(tokens: Sequence[str], n: int) -> set[tuple[str, ...]]:
+    return {tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)}
+
+
+def marks(tokens: Sequence[str], others: Sequence[Sequence[str]], max_n: int = MAX_N) -> str:
+    """One digit per token: the longest n (<= ``max_n``) of an n-gram containing the token that
+    also occurs in one of ``others`` (0: none)."""
+    level = [0] * len(tokens)
+    for n in range(1, max_n + 1):
+        seen: set[tuple[str, ...]] = set()
+        for other in others:
+            seen |= _ngrams(other, n)
+        if not seen:
+            break
+        for i in range(len(tokens) - n + 1):
+            if tuple(tokens[i:i + n]) in seen:
+                for k in range(i, i + n):
+                    level[k] = n
+    return "".join(str(v) for v in level)
+
+
+def explorer_json(parts: Sequence[MeasureSegments], hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
+                  units: Mapping[str, str], lower_is_better: Mapping[str, bool], include_text: bool,
+                  cap: int = CAP) -> dict[str, Any]:
+    """The explorer's JSON document: every measure's kept segments, scores (4 decimals) and
+    tokenisations; the texts of every kept segment once and every distinct token list once
+    (``lists``; tokenisations refer to them by position), only with ``include_text``."""
+    lists: list[list[str]] = []
+    ids: dict[tuple[str, ...], int] = {}
+
+    def ref(tokens: Sequence[str] | None) -> int | None:
+        if tokens is None:
+            return None
+        key = tuple(tokens)
+        if key not in ids:
+            ids[key] = len(lists)
+            lists.append(list(tokens))
+        return ids[key]
+
+    measures = []
+    shown: set[int] = set()
+    for m in parts:
+        shown.update(m.index)
+        profiles = list(m.scores)
+        toks = [{"profiles": t.profiles, "h": [ref(h) for h in t.hyp], "r": [[ref(r) for r in rs] for rs in t.refs],
+                 "hm": t.hyp_marks, "rm": t.ref_marks} for t in m.tokenizations] if include_text else []
+        measures.append({
+            "key": f"{m.metric} {m.measure}", "metric": m.metric, "measure": m.measure,
+            "unit": units.get(m.metric, ""), "lower": bool(lower_is_better.get(m.metric, False)),
+            "total": m.total, "capped": m.capped, "default": m.default,
+            "pair": list(m.pair) if m.pair else None, "notes": m.notes,
+            "seg": [i + 1 for i in m.index], "profiles": profiles,
+            "scores": [[round(v, 4) for v in m.scores[p]] for p in profiles],
+            "tok": [m.tokenization_of(p) for p in profiles], "toks": toks,
+        })
+    doc: dict[str, Any] = {"cap": cap, "text": include_text, "nrefs": len(refs), "measures": measures}
+    if include_text:
+        doc["segments"] = {str(i + 1): {"hyp": hyps[i], "refs": [s[i] for s in refs]} for i in sorted(shown)}
+        doc["lists"] = lists
+    return doc
