@@ -30,7 +30,7 @@ import assay
 from assay.core.errors import ToolBehaviourError
 from conformance.fixture_io import iter_cases
 from conformance.references import nltk_ref, sacrebleu_ref
-from conformance.references.availability import in_ci, require
+from conformance.references.availability import require
 from conformance.strategies import corpus
 
 TOKENIZERS = ["13a", "intl", "none", "char"]
@@ -143,16 +143,6 @@ def sacrebleu2() -> Any:
     return sb
 
 
-def _nltk(version: str) -> Any:
-    nltk = require("nltk")
-    if nltk.__version__ != version:
-        message = f"needs nltk {version} in this interpreter, found {nltk.__version__}"
-        if in_ci():
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-    return nltk
-
-
 @pytest.mark.refs
 @settings(deadline=None, max_examples=200)
 @given(corpus(max_segments=6, max_refs=3), st.sampled_from(TOKENIZERS), st.sampled_from(SMOOTH), st.booleans(),
@@ -204,7 +194,7 @@ def _assay_or_error(level: str, hyps: list[str], refs: list[list[str]], profile:
        st.sampled_from(["corpus", "sentence"]))
 def test_nltk_bits(data, method, weights, level):
     """Methods 0-4 (5-7: NLTK's Fraction arithmetic, not matched to the bit; see regen/bleu_bits.py)."""
-    _nltk("3.10.4")
+    require("nltk", "3.10.4")
     hyps, refs = data
     want = _nltk_call(level, hyps, refs, method, weights)
     got = _assay_or_error(level, hyps, refs, "nltk", method, weights)
@@ -253,7 +243,7 @@ def test_sacrebleu1_corpus_bits(data, smooth, eff):
 @given(corpus(max_segments=5, max_refs=3), st.sampled_from([0, 1, 2, 3]),
        st.sampled_from([None, [1.0], [0.5, 0.5], [1 / 3] * 3, [0.2] * 5]), st.sampled_from(["corpus", "sentence"]))
 def test_nltk35_bits(data, method, weights, level):
-    _nltk("3.5")
+    require("nltk", "3.5")
     hyps, refs = data
     want = _nltk_call(level, hyps, refs, method, weights)
     got = _assay_or_error(level, hyps, refs, "nltk@3.5", method, weights)

@@ -17,7 +17,7 @@ import assay
 from assay.core.errors import ToolBehaviourError
 from conformance.fixture_io import within
 from conformance.references import nltk_ref
-from conformance.references.availability import in_ci, require
+from conformance.references.availability import require
 from conformance.strategies import corpus
 
 TOL = {"rel": 1e-9}
@@ -26,24 +26,14 @@ WEIGHTS = st.sampled_from([None, [1.0], [0.5, 0.5], [1 / 3] * 3, [0.25] * 4, [0.
 refs_mark = pytest.mark.refs
 
 
-def _nltk(version: str) -> Any:
-    nltk = require("nltk")
-    if nltk.__version__ != version:
-        message = f"needs nltk {version} in this interpreter, found {nltk.__version__}"
-        if in_ci():
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-    return nltk
-
-
 @pytest.fixture(scope="module")
 def nltk_latest() -> Any:
-    return _nltk("3.10.4")
+    return require("nltk", "3.10.4")
 
 
 @pytest.fixture(scope="module")
 def nltk35() -> Any:
-    return _nltk("3.5")
+    return require("nltk", "3.5")
 
 
 def _knobs(method: int, weights: Any, auto_reweigh: bool) -> dict[str, Any]:

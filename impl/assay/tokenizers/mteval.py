@@ -83,13 +83,7 @@ class _Mteval(Tokenizer):
 
     def prepare(self, line: str, lowercase: Lowercase = None) -> str:
         """Steps 0-3."""
-        text = read_segment(line)
-        if "<skipped>" in text:
-            text = text.replace("<skipped>", "")
-        if "&" in text:
-            for entity, char in self._entities:
-                text = text.replace(entity, char)
-        return _lower(text, lowercase)
+        return self.prepare_tokens(read_segment(line), lowercase)
 
     def prepare_tokens(self, line: str, lowercase: Lowercase = None) -> str:
         """Steps 1-3 without step 0 (the same tokens: see the module docstring); the compiled path."""

@@ -125,6 +125,28 @@ def _tick_text(t: float) -> str:
     return f"{t:g}" if abs(t) >= 1e-9 else "0"
 
 
+def _value_axis_below(x: Any, lo: float, hi: float, zoom: float | None, y: float, axis_lines: Sequence[str],
+                      note_lines: Sequence[str]) -> tuple[list[dict[str, str]], list[tuple[str, str]],
+                                                          list[tuple[str, str]], float]:
+    """The horizontal value axis under a chart whose rows end at ``y`` (bars and box plots): the
+    ticks (a zoomed axis says where it starts, at its start; nearby ticks make way), then the axis
+    name's lines, then the note lines, each at its baseline; and the ``y`` below them all."""
+    values = nice_ticks(lo, hi)
+    if zoom is not None:
+        values = [zoom] + [t for t in values if x(t) - x(zoom) > 30]
+    ticks = [{"x": _num(x(t)), "text": _tick_text(t)} for t in values]
+    y += 4 + SMALL + 6
+    axis = []
+    for line in axis_lines:
+        y += FONT * 1.3
+        axis.append((_num(y), line))
+    notes = []
+    for line in note_lines:
+        y += SMALL * 1.4
+        notes.append((_num(y), line))
+    return ticks, axis, notes, y
+
+
 def bars_svg(title: str, rows: Sequence[dict[str, Any]], lo: float, hi: float, xlabel: str,
              zoom: float | None = None, notes: Sequence[str] = (), connectors: bool = False) -> str:
     """A horizontal bar chart as standalone SVG text. ``rows``: one dict per row with ``label``,
@@ -173,19 +195,7 @@ def bars_svg(title: str, rows: Sequence[dict[str, Any]], lo: float, hi: float, x
         drawn.append(row)
         y += h
     bottom = y
-    values = nice_ticks(lo, hi)
-    if zoom is not None:     # a zoomed axis says where it starts, at its start (nearby ticks make way)
-        values = [zoom] + [t for t in values if x(t) - x(zoom) > 30]
-    ticks = [{"x": _num(x(t)), "text": _tick_text(t)} for t in values]
-    y += 4 + SMALL + 6
-    axis = []
-    for line in axis_lines:
-        y += FONT * 1.3
-        axis.append((_num(y), line))
-    notes_at = []
-    for line in note_lines:
-        y += SMALL * 1.4
-        notes_at.append((_num(y), line))
+    ticks, axis, notes_at, y = _value_axis_below(x, lo, hi, zoom, y, axis_lines, note_lines)
     height = y + PAD
     return template("bars.svg.j2").render(
         width=_num(width), height=_num(height), title=title,
@@ -338,19 +348,7 @@ def distribution_svg(title: str, labels: Sequence[str], samples: Sequence[np.nda
         rows.append(row)
         y += h
     bottom = y
-    values = nice_ticks(lo, hi)
-    if zoom is not None:
-        values = [zoom] + [t for t in values if x(t) - x(zoom) > 30]
-    ticks = [{"x": _num(x(t)), "text": _tick_text(t)} for t in values]
-    y += 4 + SMALL + 6
-    axis = []
-    for line in axis_lines:
-        y += FONT * 1.3
-        axis.append((_num(y), line))
-    notes = []
-    for line in note_lines:
-        y += SMALL * 1.4
-        notes.append((_num(y), line))
+    ticks, axis, notes, y = _value_axis_below(x, lo, hi, zoom, y, axis_lines, note_lines)
     return template("boxes.svg.j2").render(
         width=_num(width), height=_num(y + PAD), title=title, title_lines=title_lines, rows=rows,
         left=_num(left), right=_num(left + PLOT_WIDTH), top=_num(top), bottom=_num(bottom), ticks=ticks,
