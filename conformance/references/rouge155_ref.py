@@ -203,7 +203,8 @@ def run(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], flags: Sequen
     out = proc.stdout.decode("utf-8", "replace")
     err = proc.stderr.decode("utf-8", "replace")
     if proc.returncode != 0:
-        raise RuntimeError(f"ROUGE-1.5.5.pl failed ({proc.returncode}): {err.strip()[:500]}")
+        # the end of stderr: Perl's warnings (e.g. -r 1's uninitialised CI indexes) come before the die message
+        raise RuntimeError(f"ROUGE-1.5.5.pl failed ({proc.returncode}): {err.strip()[-500:]}")
     return {"command": command_text(flags), "measures": parse(out, doc_of_line, len(docs)), "stderr": err}
 
 

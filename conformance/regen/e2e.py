@@ -2,6 +2,7 @@
 challenge's 21 primary systems, with the mteval statistics it writes.
 
     PYTHONHASHSEED=0 python -m conformance.regen e2e      # needs the inputs below
+    python -m conformance.regen.e2e --published           # fixtures/e2e/published.json from the page
 
 The oracle is tuetschek/e2e-metrics (``measure_scores.py``: pycocoevalcap's PTBTokenizer, METEOR 1.5
 jar, Rouge and Cider, and ``mteval/mteval-v13a-sig.pl`` for BLEU and NIST), run as a black box in
@@ -123,11 +124,70 @@ def run_system(name: str, ref_csv: Path, sys_tsv: Path, metrics_dir: Path, pytho
     return entry
 
 
+PUBLISHED = FIXTURES / "e2e" / "published.json"
+
+
+def write_published(out: Path = PUBLISHED) -> int:
+    """Transcribe the challenge page's "Automatic Metrics" table into ``published.json``: each row as
+    printed, a primary row under the e2e-eval label of its output (``systems``), any other under its
+    file in e2e-eval ``system_outputs/all/`` (``submissions``); a row with no published output is
+    kept apart with the reason (``unmatched``)."""
+    page = data.challenge_page()
+    if page is None:
+        print(f"regen e2e --published: fetch {data.WEB_REPO} (or set $ASSAY_E2E_WEB to its index.html)",
+              file=sys.stderr)
+        return 2
+    rows = data.published_rows(page)
+    systems = {data.PRIMARY_LABELS[r["system"]]: r for r in rows if r["primary"] and r["system"] in data.PRIMARY_LABELS}
+    submissions = {data.SUBMISSION_FILES[r["system"]]: r for r in rows
+                   if not r["primary"] and r["system"] in data.SUBMISSION_FILES}
+    unmatched = {r["system"]: {**r, "cause": "no output to score: tuetschek/e2e-eval publishes no output of this "
+                               "anonymous team"}
+                 for r in rows if r["system"] not in data.PRIMARY_LABELS and r["system"] not in data.SUBMISSION_FILES}
+    for r in (*systems.values(), *submissions.values()):
+        del r["primary"]
+    doc = {
+        "format": "assay-e2e-published/2",
+        "provenance": {
+            "source": "the E2E NLG Challenge page (http://www.macs.hw.ac.uk/InteractionLab/E2E/, section Results, "
+                      "'Automatic Metrics': 'obtained using the metrics scripts provided with the baseline'), "
+                      "as kept in its repository",
+            "repo": data.WEB_REPO, "commit": data.WEB_COMMIT, "path": "index.html",
+            "table": "the sortable Automatic Metrics table (Submitter, Affiliation, System name, P?, BLEU, NIST, "
+                     "METEOR, ROUGE_L, CIDEr): all 57 rows, 22 ticked P? (primary); values as printed (4 decimals)",
+            "history": "first published in commit d9cedd2 (2017-12-08, 'Autom Results'); the numbers last "
+                       "changed in 342f27f (2018-01-15, the UKP-TUDA row added); later commits rename and "
+                       "de-anonymise rows only",
+            "paper": "the primary systems' numbers as printed in Dušek, Novikova & Rieser, 'Findings of the E2E "
+                     "NLG Challenge', INLG 2018 (arXiv 1810.01170), and arXiv 1901.07931: the paper's table "
+                     "could not be read here; its TGen row (0.6593 8.6094 0.4483 0.6850 2.2338, also listed "
+                     "on paperswithcode.com) equals the page's",
+            "mapping": "page 'System name' -> e2e-eval output: a primary row's label (system_outputs/primary/"
+                       "LABEL.tsv; conformance/tests/e2e/data.py PRIMARY_LABELS, after the e2e-eval README's label "
+                       "table), any other row's file (system_outputs/all/PATH; data.py SUBMISSION_FILES, by team "
+                       "folder and file name)",
+            "regen": "python -m conformance.regen.e2e --published (parses the table from the fetched mirror)",
+        },
+        "systems": {k: systems[k] for k in sorted(systems)},
+        "submissions": {k: submissions[k] for k in sorted(submissions)},
+        "unmatched": unmatched,
+    }
+    out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"regen e2e --published: wrote {out} ({len(systems)} primary, {len(submissions)} other, "
+          f"{len(unmatched)} unmatched)",
+          file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None, out: Path = OUT) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--systems", default="", help="comma-separated subset of the primary systems")
     ap.add_argument("--jobs", type=int, default=1, help="systems scored at once (each runs two JVMs)")
+    ap.add_argument("--published", action="store_true",
+                    help="only transcribe the challenge page's table into fixtures/e2e/published.json")
     args = ap.parse_args(argv or [])
+    if args.published:
+        return write_published()
     metrics_dir = Path(os.environ.get("ASSAY_E2E_METRICS", ""))
     if not (metrics_dir / "measure_scores.py").is_file():
         print("regen e2e: set $ASSAY_E2E_METRICS to a tuetschek/e2e-metrics checkout", file=sys.stderr)

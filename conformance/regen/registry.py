@@ -76,6 +76,13 @@ def _d2l(module: ModuleType, opts: Options) -> list[Spec]:
     return module.build_fixtures(opts.d2l_source, opts.d2l_commit, opts.d2l_repo, opts.d2l_path)
 
 
+def _thirdparty_outputs() -> tuple[str, ...]:
+    """The recordings' files, named once in conformance/regen/thirdparty.py RECORDINGS (a module that
+    imports no package at load time)."""
+    from conformance.regen.thirdparty import RECORDINGS
+    return tuple(f"thirdparty/{r.name}.json" for r in RECORDINGS)
+
+
 TARGETS: tuple[Target, ...] = (
     Target("sacrebleu", "sacrebleu (in-process; 1.x in the legacy interpreter)", "2.6.0; 1.5.1 with --legacy-python",
            "sacrebleu.metrics.BLEU(**knobs).corpus_score(hyps, refs) / .sentence_score(hyp, refs); 1.x: "
@@ -108,6 +115,12 @@ TARGETS: tuple[Target, ...] = (
            ("ter/sacrebleu_generated.json", "ter/sacrebleu_hard.json"),
            "conformance.regen.ter", build=lambda m, o: m.build_fixtures(o.legacy_python),
            legacy_writes=("ter/sacrebleu1_generated.json",)),
+    Target("gleu", "NLTK gleu_score (sacrebleu's 13a tokens for HF evaluate's pipeline)",
+           "NLTK 3.10.4 (sacrebleu 2.6.0)",
+           "nltk.translate.gleu_score.corpus_gleu/sentence_gleu(refs, hyps, min_len, max_len) on str.split() tokens "
+           "(hf13a: on sacrebleu Tokenizer13a tokens)",
+           ("gleu/nltk_generated.json", "gleu/edge.json", "gleu/sample.json", "gleu/hf13a.json"),
+           "conformance.regen.gleu", build=lambda m, o: m.build_fixtures()),
     Target("significance", "sacrebleu (API and CLI)", "2.6.0",
            "sacrebleu.significance.PairedTest(...)() (--paired-bs/--paired-ar), Metric.corpus_score(..., "
            "n_bootstrap=N) (--confidence), and the sacrebleu CLI's -f text/json output",
@@ -213,15 +226,11 @@ TARGETS: tuple[Target, ...] = (
            ("sacrebleu_cli/cases.json",), "conformance.regen.sacrebleu_cli",
            write=lambda m, o: m.main(out=o.root / "sacrebleu_cli" / "cases.json")),
     Target("thirdparty", "HF evaluate (bleu, google_bleu scripts at v0.4.6), torchmetrics, compare-mt, fast-bleu, "
-           "rouge (pltrdy), py-rouge, pyter3", "evaluate 0.4.6, torchmetrics 1.9.0 (torch 2.13.0), compare-mt 0.2.10, "
-           "fast-bleu 0.0.90, rouge 1.0.1, py-rouge 1.1, pyter3 0.3",
+           "rouge (pltrdy), rouge-chinese, sumeval, py-rouge, pyter3",
+           "evaluate 0.4.6, torchmetrics 1.9.0 (torch 2.13.0), compare-mt 0.2.10, fast-bleu 0.0.90, rouge 1.0.1, "
+           "rouge-chinese 1.0.3, sumeval 0.2.2, py-rouge 1.1, pyter3 0.3",
            "each recording's call (conformance/regen/thirdparty.py RECORDINGS) on every distinct fixture input",
-           tuple(f"thirdparty/{n}.json" for n in (
-               "hf-bleu", "hf-bleu.max_order3", "hf-google_bleu", "hf-google_bleu.max_len3", "tm-bleu",
-               "tm-bleu.n_gram3", "tm-sacrebleu", "tm-sacrebleu.lowercase", "tm-chrf", "tm-ter", "tm-rouge",
-               "tm-rouge.stemmer", "pyter3", "pyter3.lowercased", "pltrdy-rouge", "pltrdy-rouge.multiset",
-               "compare-mt", "compare-mt.case_insensitive", "fast-bleu", "fast-bleu.lowercased", "py-rouge",
-               "py-rouge.nostem")),
+           _thirdparty_outputs(),
            "conformance.regen.thirdparty", write=lambda m, o: m.main([], out=o.root / "thirdparty"), default=False,
            needs="the thirdparty tox env's packages; py-rouge in $PY_ROUGE_PATH; the evaluate and tensorflow/nmt "
                  "git mirrors for the metric scripts ($HF_METRICS)"),

@@ -31,7 +31,6 @@ Offline notes (this machine reaches PyPI only):
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib
 import importlib.metadata
 import json
@@ -53,11 +52,10 @@ NMT_COMMIT = "0be864257a76c151eef20ea689755f08bc1faf4e"           # tensorflow/n
 
 
 def case_key(metric: str, level: str, hyps: Any, refs: Any, knobs: dict[str, Any] | None) -> str:
-    """The lookup key of one input: sha1 of (metric, level, hyps, reference streams, report-only knobs)."""
-    from assay.jobs.conform.suite import report_knobs
-    blob = json.dumps([metric.lower(), level, hyps, refs, report_knobs(metric.lower(), knobs or {})],
-                      sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:20]
+    """The lookup key of one input (:func:`assay.jobs.conform.recorded.case_key`: the package's conform
+    suite looks the recorded answers up by the same key)."""
+    from assay.jobs.conform.recorded import case_key as key
+    return key(metric, level, hyps, refs, knobs)
 
 
 # ----------------------------------------------------------------------------- the packages' calls
@@ -126,7 +124,10 @@ tm_bleu_order3 = _tm("BLEUScore", n_gram=3)
 tm_sacrebleu = _tm("SacreBLEUScore")
 tm_sacrebleu_lowercase = _tm("SacreBLEUScore", lowercase=True)
 tm_chrf = _tm("CHRFScore")
+tm_chrf_word0 = _tm("CHRFScore", n_word_order=0)
+tm_chrf_lowercase = _tm("CHRFScore", lowercase=True)
 tm_ter = _tm("TranslationEditRate")
+tm_ter_cased = _tm("TranslationEditRate", lowercase=False)
 tm_rouge = _tm("ROUGEScore", rouge_keys=("rouge1", "rouge2", "rougeL"))
 tm_rouge_stemmer = _tm("ROUGEScore", rouge_keys=("rouge1", "rouge2", "rougeL"), use_stemmer=True)
 
@@ -148,15 +149,38 @@ pyter3, pyter3_sentence = _pyter(False)
 pyter3_lowercased, pyter3_lowercased_sentence = _pyter(True)
 
 
-def _pltrdy(**options: Any) -> Callable[[str, str], Any]:
+def _pltrdy(module: str = "rouge", **options: Any) -> Callable[[str, str], Any]:
     def score(target: str, prediction: str) -> dict[str, Any]:
-        from rouge import Rouge
-        return Rouge(**options).get_scores(prediction, target)[0]
+        scores = importlib.import_module(module).Rouge(**options).get_scores(prediction, target)[0]
+        return _summary_level(scores) if module == "rouge" else scores
     return score
 
 
 pltrdy_rouge = _pltrdy()
 pltrdy_rouge_multiset = _pltrdy(exclusive=False)
+rouge_chinese = _pltrdy("rouge_chinese")
+rouge_chinese_multiset = _pltrdy("rouge_chinese", exclusive=False)
+
+
+class Sumeval:
+    """sumeval's ``RougeCalculator(lang="en")`` (its defaults: stopwords=True, stemming=False) as a
+    rouge-score-shaped scorer: F of ROUGE-1, ROUGE-2 and ROUGE-L, every reference given at once
+    (``score_multi``), as sumeval's own calls take them."""
+
+    options: dict[str, Any] = {}
+
+    def score(self, target: str, prediction: str) -> dict[str, float]:
+        return self.score_multi([target], prediction)
+
+    def score_multi(self, targets: list[str], prediction: str) -> dict[str, float]:
+        from sumeval.metrics.rouge import RougeCalculator
+        calc, refs = RougeCalculator(lang="en", **self.options), list(targets)
+        return {"rouge1": calc.rouge_n(prediction, refs, 1), "rouge2": calc.rouge_n(prediction, refs, 2),
+                "rougeL": calc.rouge_l(prediction, refs)}
+
+
+class SumevalNoStopwords(Sumeval):
+    options = {"stopwords": False}
 
 
 def _compare_mt(case_insensitive: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
@@ -218,7 +242,9 @@ def _py_rouge(stemming: bool) -> Any:
 
 def _summary_level(scores: dict[str, Any]) -> dict[str, Any]:
     """py-rouge's ``rouge-l`` is the summary-level union LCS over newline-separated sentences
-    (ROUGE-1.5.5's ROUGE-L), which assay and rouge-score call ``rougeLsum``: relabelled, not changed."""
+    (ROUGE-1.5.5's ROUGE-L), which assay and rouge-score call ``rougeLsum``: relabelled, not changed.
+    So is pltrdy rouge's (a union over its '.'-split sentences); rouge-chinese's rouge-l is the
+    plain LCS of the whole texts (rougeL) and keeps its name."""
     return {("rougeLsum" if k == "rouge-l" else k): v for k, v in scores.items()}
 
 
@@ -252,9 +278,9 @@ RECORDINGS: tuple[Recording, ...] = (
               "hf_bleu_sentence", note="sentence level: compute on a one-segment corpus"),
     Recording("hf-bleu.max_order3", "bleu", "evaluate", _HF.format(m="bleu", o=" with max_order=3"), "sacrebleu",
               "hf_bleu_order3", "hf_bleu_order3_sentence", "injected: max_order=3", "hf-bleu"),
-    Recording("hf-google_bleu", "bleu", "evaluate", _HF.format(m="google_bleu", o="['google_bleu']"), "sacrebleu",
+    Recording("hf-google_bleu", "gleu", "evaluate", _HF.format(m="google_bleu", o="['google_bleu']"), "sacrebleu",
               "hf_google_bleu", "hf_google_bleu_sentence", note="NLTK corpus_gleu on 13a tokens"),
-    Recording("hf-google_bleu.max_len3", "bleu", "evaluate", _HF.format(m="google_bleu", o=" with max_len=3"),
+    Recording("hf-google_bleu.max_len3", "gleu", "evaluate", _HF.format(m="google_bleu", o=" with max_len=3"),
               "sacrebleu", "hf_google_bleu_len3", "hf_google_bleu_len3_sentence", "injected: max_len=3",
               "hf-google_bleu"),
     Recording("tm-bleu", "bleu", "torchmetrics", _TM.format(c="BLEUScore", o=""), "torchmetrics", "tm_bleu"),
@@ -265,7 +291,13 @@ RECORDINGS: tuple[Recording, ...] = (
     Recording("tm-sacrebleu.lowercase", "bleu", "torchmetrics", _TM.format(c="SacreBLEUScore", o="lowercase=True"),
               "torchmetrics", "tm_sacrebleu_lowercase", None, "injected: lowercase=True", "tm-sacrebleu"),
     Recording("tm-chrf", "chrf", "torchmetrics", _TM.format(c="CHRFScore", o=""), "torchmetrics", "tm_chrf"),
+    Recording("tm-chrf.n_word_order0", "chrf", "torchmetrics", _TM.format(c="CHRFScore", o="n_word_order=0"),
+              "torchmetrics", "tm_chrf_word0", None, "injected: n_word_order=0", "tm-chrf"),
+    Recording("tm-chrf.lowercase", "chrf", "torchmetrics", _TM.format(c="CHRFScore", o="lowercase=True"),
+              "torchmetrics", "tm_chrf_lowercase", None, "injected: lowercase=True", "tm-chrf"),
     Recording("tm-ter", "ter", "torchmetrics", _TM.format(c="TranslationEditRate", o=""), "torchmetrics", "tm_ter"),
+    Recording("tm-ter.cased", "ter", "torchmetrics", _TM.format(c="TranslationEditRate", o="lowercase=False"),
+              "torchmetrics", "tm_ter_cased", None, "injected: lowercase=False", "tm-ter"),
     Recording("tm-rouge", "rouge", "torchmetrics",
               _TM.format(c="ROUGEScore", o="rouge_keys=('rouge1', 'rouge2', 'rougeL')"), "torchmetrics", "tm_rouge"),
     Recording("tm-rouge.stemmer", "rouge", "torchmetrics",
@@ -276,10 +308,21 @@ RECORDINGS: tuple[Recording, ...] = (
     Recording("pyter3.lowercased", "ter", "pyter3", "pyter.ter(hyp.lower().split(), ref.lower().split())",
               "sacrebleu", "pyter3_lowercased", "pyter3_lowercased_sentence", "injected: inputs lowercased",
               "pyter3"),
-    Recording("pltrdy-rouge", "rouge", "rouge", "rouge.Rouge().get_scores(hyp, ref)[0] per document; several "
-              "references: the best F per type", "rouge-score", "pltrdy_rouge"),
+    Recording("pltrdy-rouge", "rouge", "rouge", "rouge.Rouge().get_scores(hyp, ref)[0] per document (its rouge-l, "
+              "summary level, reported as rougeLsum); several references: the best F per type", "rouge-score",
+              "pltrdy_rouge"),
     Recording("pltrdy-rouge.multiset", "rouge", "rouge", "rouge.Rouge(exclusive=False).get_scores(hyp, ref)[0]",
               "rouge-score", "pltrdy_rouge_multiset", None, "injected: exclusive=False", "pltrdy-rouge"),
+    Recording("rouge-chinese", "rouge", "rouge-chinese", "rouge_chinese.Rouge().get_scores(hyp, ref)[0] per document; "
+              "several references: the best F per type", "rouge-score", "rouge_chinese"),
+    Recording("sumeval", "rouge", "sumeval", "sumeval.metrics.rouge.RougeCalculator(lang='en'): rouge_n(hyp, refs, 1), "
+              "rouge_n(hyp, refs, 2), rouge_l(hyp, refs) per document (F only; every reference at once)", "rouge-score",
+              "Sumeval"),
+    Recording("sumeval.no_stopwords", "rouge", "sumeval", "as sumeval with RougeCalculator(stopwords=False, "
+              "lang='en')", "rouge-score", "SumevalNoStopwords", None, "injected: stopwords=False", "sumeval"),
+    Recording("rouge-chinese.multiset", "rouge", "rouge-chinese", "rouge_chinese.Rouge(exclusive=False)"
+              ".get_scores(hyp, ref)[0]", "rouge-score", "rouge_chinese_multiset", None, "injected: exclusive=False",
+              "rouge-chinese"),
     Recording("compare-mt", "bleu", "compare-mt", "compare_mt.scorers.BleuScorer().score_corpus([r.split() ...], "
               "[h.split() ...])[0] (one reference; no sentence level)", "sacrebleu", "compare_mt",
               "compare_mt_sentence"),
@@ -309,13 +352,8 @@ def _version(package: str) -> str:
 
 def distinct_cases(metric: str) -> list[Any]:
     """One fixture case per distinct :func:`case_key` (file-input cases left out), sorted by key."""
-    from assay.jobs.conform.suite import load_cases
-    seen: dict[str, Any] = {}
-    for case in load_cases(metric):
-        if case.input:
-            continue
-        seen.setdefault(case_key(metric, case.level, case.hyps, case.refs, case.knobs), case)
-    return [seen[k] for k in sorted(seen)]
+    from assay.jobs.conform.recorded import recorded_inputs
+    return [case for _, case in sorted(recorded_inputs(metric, FIXTURES).items())]
 
 
 def record(rec: Recording, only: set[str] | None = None) -> dict[str, Any]:
@@ -362,6 +400,7 @@ def _maybe_version(package: str) -> str | None:
 
 def available(rec: Recording) -> bool:
     module = {"evaluate": "evaluate", "torchmetrics": "torchmetrics", "pyter3": "pyter", "rouge": "rouge",
+              "rouge-chinese": "rouge_chinese", "sumeval": "sumeval",
               "py-rouge": "nltk",
               "compare-mt": "compare_mt", "fast-bleu": "fast_bleu"}[rec.package]
     return importlib.util.find_spec(module) is not None

@@ -4,7 +4,8 @@
   several references) -> the same float64 match array as ``counts.pair_matches_py``;
 - ``text_counts``: texts (random Unicode incl. every ``str.isspace`` character, U+001C..U+001F,
   ASCII punctuation, digits, surrogates, long tokens, missing references) -> the same lengths and
-  matches as ``counts.text_counts_py``, for characters and chrF++ words, under every whitespace knob.
+  matches as ``counts.text_counts_py``, for characters and chrF++ words, under every whitespace knob
+  (``whitespace_set`` isspace, white_space and torchmetrics' space).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from assay.core.knobs import Config
 from assay.metrics.chrf.counts import pair_matches_py, text_counts_py
-from assay.metrics.chrf.knobs import KNOBS
+from assay.metrics.chrf.knobs import KNOBS, WHITESPACE_SETS
 from assay.metrics.chrf.text import UNICODE_SPACE
 from assay.text.ngrams import Encoded
 from conformance.strategies import segment
@@ -61,12 +62,12 @@ def test_pair_matches(twin, sides, max_order):
     assert np.array_equal(got, want)
 
 
-@given(_texts(), st.booleans(), st.integers(0, 8), st.booleans(), st.sampled_from(["isspace", "white_space"]))
+@given(_texts(), st.booleans(), st.integers(0, 8), st.booleans(), st.sampled_from(WHITESPACE_SETS))
 def test_text_counts(twin, texts, words, max_order, whitespace, whitespace_set):
     hyps, streams = texts
     mod = twin(MODULE)
     config = Config("chrf", KNOBS, {"whitespace": whitespace, "whitespace_set": whitespace_set})
-    got = mod.text_counts(hyps, streams, words, max_order, whitespace, whitespace_set == "white_space")
+    got = mod.text_counts(hyps, streams, words, max_order, whitespace, WHITESPACE_SETS.index(whitespace_set))
     want = text_counts_py(hyps, streams, words, max_order, config)
     for g, w in zip(got, want):
         assert g.dtype == w.dtype and g.shape == w.shape
@@ -86,7 +87,7 @@ def test_long_segment(twin, alphabet, size):
     streams = [[text], ["".join(edited)], ["".join(rng.permutation(chars))]]
     config = Config("chrf", KNOBS, {})
     for words in (False, True):
-        got = mod.text_counts([text], streams, words, 12, False, False)
+        got = mod.text_counts([text], streams, words, 12, False, 0)
         want = text_counts_py([text], streams, words, 12, config)
         for g, w in zip(got, want):
             assert np.array_equal(g, w)
@@ -101,7 +102,7 @@ def test_str_subclass(twin):
     config = Config("chrf", KNOBS, {})
     hyps, streams = [Text("a b. c")], [[Text("a b c.")]]
     for words in (False, True):
-        got = mod.text_counts(hyps, streams, words, 3, False, False)
+        got = mod.text_counts(hyps, streams, words, 3, False, 0)
         want = text_counts_py(hyps, streams, words, 3, config)
         for g, w in zip(got, want):
             assert np.array_equal(g, w)

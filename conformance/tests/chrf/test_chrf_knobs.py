@@ -81,7 +81,8 @@ def test_values_the_tools_accept_are_kept() -> None:
 
 def test_profiles_are_data_with_commands() -> None:
     profiles = profiles_of("chrf")
-    assert {p.name for p in profiles} == {"sacrebleu", "sacrebleu-chrf++", "sacrebleu@1", "nltk", "nltk@3.5"}
+    assert {p.name for p in profiles} == {"sacrebleu", "sacrebleu-chrf++", "sacrebleu@1", "nltk", "nltk@3.5",
+                                             "torchmetrics"}
     for p in profiles:
         assert p.command, p.name
         two = p.tool == "sacrebleu" and p.tool_version.startswith("2.")

@@ -170,7 +170,8 @@ def test_perl_bootstrap_is_not_a_function_of_sums() -> None:
 
 def test_profiles_are_data_with_commands() -> None:
     profiles = {p.name: p for p in profiles_of("rouge")}
-    assert set(profiles) == {"rouge-score", "rouge-1.5.5", "coco"}
+    assert set(profiles) == {"rouge-score", "rouge-1.5.5", "coco", "pltrdy-rouge", "rouge-chinese", "py-rouge",
+                             "sumeval"}
     assert assay.make_config("rouge")[1].name == "rouge-score"
     for p in profiles.values():
         assert p.command, p.name

@@ -272,7 +272,7 @@ def test_split_sentences() -> None:
         split_sentences("a", "sentences")
     with pytest.raises(InputError):
         split_sentences(None, "newline")  # type: ignore[arg-type]
-    assert set(SENTENCE_SPLITS) == {"newline", "none", "marker", "t-tags"}
+    assert set(SENTENCE_SPLITS) == {"newline", "none", "marker", "t-tags", "period", "zh-punct"}
 
 
 # --------------------------------------------------------------------------------- truncation

@@ -33,7 +33,7 @@ def test_every_knob_declares_stage_and_domain() -> None:
     knobset = get_family("ter").knobset
     for knob in knobset.knobs:
         assert knob.stage is not None and knob.domain is not None, knob.name
-    assert {k.name for k in knobset.knobs if k.stage == "score"} == {"zero_ref_length", "scale"}
+    assert {k.name for k in knobset.knobs if k.stage == "score"} == {"zero_ref_length", "corpus_score", "scale"}
     assert {k.name for k in knobset.knobs if k.stage == "resample"} == {"resample_arithmetic"}
 
 
@@ -59,7 +59,7 @@ def test_limits_at_their_bounds_still_score() -> None:
 
 def test_profiles_are_data_with_commands() -> None:
     profiles = {p.name: p for p in profiles_of("ter")}
-    assert set(profiles) == {"sacrebleu", "sacrebleu@1"}
+    assert set(profiles) == {"sacrebleu", "sacrebleu@1", "torchmetrics", "pyter3"}
     assert all(p.command for p in profiles.values())
     assert profiles["sacrebleu"].knobs["resample_arithmetic"] == "float32"
     assert profiles["sacrebleu@1"].knobs["resample_arithmetic"] == "float64"

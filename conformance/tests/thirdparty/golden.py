@@ -1,7 +1,7 @@
 """Compare an assay profile with a third-party package's recorded answers (fixtures/thirdparty).
 
 :func:`compare` scores every recorded input (the fixture cases of the metric, one per
-:func:`~conformance.regen.thirdparty.case_key`) with ``profile`` (+ ``changes``) at the case's level,
+:func:`~assay.jobs.conform.recorded.case_key`) with ``profile`` (+ ``changes``) at the case's level,
 exactly as ``assay conform``'s identification predicts a profile's answer
 (:func:`assay.jobs.conform.values.value_of`), and judges the recorded answer with
 :func:`~assay.jobs.conform.values.agrees` (after ``factor``, within ``tolerance``). A recorded
@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from assay.core.knobs import Config
 from assay.engine.evaluate import Evaluator
 from assay.engine.registry import get_family
 from assay.jobs.conform.judge import Answer
+from assay.jobs.conform.recorded import recorded_inputs
 from assay.jobs.conform.suite import report_knobs
 from assay.jobs.conform.values import agrees, distance, value_of
 from assay.profiles.registry import get_profile
-from conformance.regen.thirdparty import case_key, distinct_cases
 from conformance.tests.thirdparty.replay import load
 
 
@@ -36,11 +35,6 @@ class Row:
     predicted: Any
     agrees: bool
     distance: float
-
-
-@lru_cache(maxsize=None)
-def _cases(metric: str) -> dict[str, Any]:
-    return {case_key(metric, c.level, c.hyps, c.refs, c.knobs): c for c in distinct_cases(metric)}
 
 
 def recorded_answer(rec: dict[str, Any]) -> Answer | None:
@@ -60,7 +54,7 @@ def compare(name: str, profile: str, changes: dict[str, Any] | None = None, fact
     family = get_family(metric)
     prof = get_profile(metric, profile)
     rows: list[Row] = []
-    cases = _cases(metric)
+    cases = recorded_inputs(metric)
     for key, rec in sorted(doc["answers"].items()):
         answer = recorded_answer(rec)
         if answer is None:

@@ -5,7 +5,9 @@
 (recorded by ``python -m conformance.regen thirdparty`` from the real package): the recorded
 score and components, the recorded exception (raised again under its own class name), or a skip
 where the package's call shape could not express the case. A case never recorded raises
-``LookupError``. No package is imported.
+``LookupError``. No package is imported. The lookup is :func:`assay.jobs.conform.recorded.case_key`
+on the recording's own metric, so a profile of another metric (``gleu``) may replay a ``bleu``
+recording.
 """
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ import json
 from functools import lru_cache
 from typing import Any, Callable
 
+from assay.jobs.conform.recorded import case_key
 from conformance.paths import FIXTURES
-from conformance.regen.thirdparty import RECORDINGS, case_key
+from conformance.regen.thirdparty import RECORDINGS
 
 ROOT = FIXTURES / "thirdparty"
 
@@ -34,7 +37,7 @@ def answer(name: str, case: dict[str, Any]) -> dict[str, Any]:
     """The recorded answer to a protocol case message."""
     from assay.jobs.conform.shapes import ShapeSkip
     doc = load(name)
-    key = case_key(case["metric"], case["level"], case["hyps"], case["refs"], case.get("knobs"))
+    key = case_key(doc["metric"], case["level"], case["hyps"], case["refs"], case.get("knobs"))
     rec = doc["answers"].get(key)
     if rec is None:
         raise LookupError(f"{name}: no recorded answer for case {case.get('id')} (key {key})")

@@ -64,6 +64,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-validate", action="store_true", help="cmd: do not validate replies against the schema")
     p.add_argument("--max-listed", type=bounded(COUNT), default=50, help="failing cases shown in the text report")
     p.add_argument("--verbose", "-v", action="store_true", help="list every case, not only failures")
+    p.add_argument("--list-cases", action="store_true",
+                   help="list the selected cases and where their expected values come from (tool, version; "
+                        "third-party recordings: package, version, call) without running them")
     add_engine_arguments(p)
     p.set_defaults(handler=run)
 
@@ -117,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
         if not cases:
             raise InputError(f"no {metric} case matches the selection ({_describe(selection, args)}); "
                              "nothing to check")
+        if args.list_cases:
+            print(escape(reports.case_list(cases), keep="\n"), file=out)
+            return 0
         expect_fail = suite.read_expect_fail(args.expect_fail) if args.expect_fail else []
         bar.add(len(cases))
         if dask:

@@ -325,7 +325,7 @@ def score(metric: str, hyps: Sequence[Any] | None = None, refs: Any = None, prof
     Parameters:
 
     - ``metric``: a family name (``"bleu"``, ``"chrf"``, ``"ter"``, ``"rouge"``, ``"meteor"``,
-      ``"cider"``, ``"nist"``, ``"coco"``);
+      ``"cider"``, ``"nist"``, ``"coco"``, ``"gleu"``);
     - ``hyps``: the hypotheses, one string per segment (a token list per segment for profiles
       with ``tokenize="none"``);
     - ``refs``: reference *streams*, one list per reference set, each aligned with ``hyps``

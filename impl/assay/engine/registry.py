@@ -14,6 +14,7 @@ _FAMILIES: dict[str, str] = {
     "coco": "assay.engine.coco:FAMILY",      # the composite lives in the engine (it uses other families)
     "ter": "ter:FAMILY",
     "meteor": "meteor:FAMILY",
+    "gleu": "gleu:FAMILY",
 }
 
 assert tuple(_FAMILIES) == METRIC_NAMES

@@ -118,6 +118,7 @@ VIEWS: dict[str, MetricView] = {v.metric: v for v in (
     MetricView("cider", (Measure("CIDEr"),), _per_scale(1000.0), tokens=_word_tokens, scale_label="CIDEr x100",
                scale_note="CIDEr-D x 100 as papers print it (pycocoevalcap's value x 100; scale 1 x 1000)"),
     MetricView("meteor", (Measure("METEOR"),), _fixed(100.0), tokens=_meteor_tokens),
+    MetricView("gleu", (Measure("GLEU"),), _per_scale(100.0), tokens=_word_tokens),
     MetricView("coco", (), None, text_input=False,
                scale_note="composite of the caption toolkit on COCO JSON: `assay score coco`"),
 )}

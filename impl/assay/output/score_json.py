@@ -27,7 +27,7 @@ SCHEMA_FILE = "score.schema.json"
 
 #: the measure's name where neither the tool's JSON nor the components carry one
 NAMES = {"bleu": "BLEU", "ter": "TER", "cider": "CIDEr", "meteor": "METEOR", "nist": "NIST", "coco": "CIDEr",
-         "chrf": "chrF"}
+         "chrf": "chrF", "gleu": "GLEU"}
 
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
 

@@ -124,6 +124,16 @@ PROFILES: tuple[Profile, ...] = (
                       when="raw", links=(("tokenize", "mteval-intl", {"lowercase_mode": "perl"}),),
                       follows_claim=("max_ngram_order",), rank=8),))),
     Profile(
+        "bleu", "e2e-mteval-v13a-sig", "e2e-metrics mteval-v13a-sig.pl", ("e2e-metrics@1b9c4d87fd0b",),
+        dict(_MTEVAL, empty_refs="drop"),
+        "BLEU as the E2E NLG challenge scored it (tuetschek/e2e-metrics measure_scores.py, its "
+        "mteval-v13a-sig.pl): mteval-v13a, but a segment's missing references are written as empty segments, "
+        "which the script does not count as references (empty_refs=drop).",
+        command="python measure_scores.py testset_w_refs.csv system-output.tsv   (runs perl "
+                "mteval/mteval-v13a-sig.pl -r ref.sgm -s src.sgm -t tst.sgm -f log.txt)",
+        text_format="mteval",
+        audit=AuditHint(0.3, grids=(AuditGrid(dict(lowercase=(True, False))),))),
+    Profile(
         "bleu", "d2l", "d2l (d2l-ai/d2l-en)", ("d2l-ai/d2l-en@23d7a5aeccee",),
         dict(_SACREBLEU, tokenize="space", smooth_method="none", weights="halving", missing_order="one", scale=1,
              score_arithmetic="d2l"),
@@ -163,7 +173,8 @@ PROFILES: tuple[Profile, ...] = (
         "tokeniser, then TensorFlow NMT's compute_bleu: shortest reference length, no smoothing, 0-1 scale; a "
         "hypothesis or reference length of 0 raises ZeroDivisionError. Sentence level: compute on one segment.",
         command="evaluate.load('bleu').compute(predictions=hyps, references=[[refs of segment i] ...])['bleu'] "
-                "(evaluate 0.4.6; sentence level: the same call on a one-segment corpus)"),
+                "(evaluate 0.4.6; sentence level: the same call on a one-segment corpus)",
+        recorded=("hf-bleu",)),
     Profile(
         "bleu", "torchmetrics", "torchmetrics BLEUScore", ("torchmetrics 1.9.0",),
         dict(_SACREBLEU, tokenize="none", smooth_method="none", ref_length="closest-first", scale=1,
@@ -171,14 +182,16 @@ PROFILES: tuple[Profile, ...] = (
         "torchmetrics BLEUScore() defaults (n_gram 4, smooth False): str.split() tokens, no smoothing, the closest "
         "reference length with ties to the first listed reference, 0-1 scale (float32 tensors: agrees to ~1e-7).",
         command="torchmetrics.text.BLEUScore()(preds, [[refs of segment i] ...]) (torchmetrics 1.9.0, torch 2.13.0; "
-                "sentence level: a one-segment corpus)"),
+                "sentence level: a one-segment corpus)",
+        recorded=("tm-bleu",), recorded_tolerance=1e-6),
     Profile(
         "bleu", "torchmetrics-sacrebleu", "torchmetrics SacreBLEUScore", ("torchmetrics 1.9.0",),
         dict(_SACREBLEU, smooth_method="none", ref_length="closest-first", scale=1, score_arithmetic=_UNVERIFIED),
         "torchmetrics SacreBLEUScore() defaults (tokenize 13a, lowercase False, smooth False): sacrebleu's 13a "
         "tokens, but no smoothing, ties of the closest reference length to the first listed, 0-1 scale (float32).",
         command="torchmetrics.text.SacreBLEUScore()(preds, [[refs of segment i] ...]) (torchmetrics 1.9.0; "
-                "sentence level: a one-segment corpus)"),
+                "sentence level: a one-segment corpus)",
+        recorded=("tm-sacrebleu",), recorded_tolerance=1e-6),
     Profile(
         "bleu", "compare-mt", "compare-mt BleuScorer", ("compare-mt 0.2.10",),
         dict(_NLTK, smooth_method="none", scale=100, score_arithmetic=_UNVERIFIED),
@@ -186,7 +199,8 @@ PROFILES: tuple[Profile, ...] = (
         "smoothing, a zero precision contributes log 1 (as NLTK's skip), no matching unigram -> 0, 0-100 scale.",
         max_refs=1,
         command="compare_mt.scorers.BleuScorer().score_corpus([r.split() for r in refs], [h.split() for h in hyps])[0] "
-                "(compare-mt 0.2.10)"),
+                "(compare-mt 0.2.10)",
+        recorded=("compare-mt",)),
     Profile(
         "bleu", "fast-bleu", "fast-bleu BLEU", ("fast-bleu 0.0.90",),
         dict(_NLTK, smooth_method="floor", score_arithmetic=_UNVERIFIED),
@@ -194,7 +208,8 @@ PROFILES: tuple[Profile, ...] = (
         "match count becomes 0.1), whitespace tokens, 0-1 scale; it scores sentences only (the corpus level here is "
         "NLTK corpus_bleu with method1).",
         command="fast_bleu.BLEU([r.split() for r in refs of the segment], {4: (0.25,)*4})"
-                ".get_score([hyp.split()])[4][0] (fast-bleu 0.0.90)"),
+                ".get_score([hyp.split()])[4][0] (fast-bleu 0.0.90)",
+        recorded=("fast-bleu",)),
 )
 
 DEFAULT = "sacrebleu"

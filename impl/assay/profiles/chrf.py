@@ -1,4 +1,4 @@
-"""chrF profiles: sacrebleu 2.x (chrF2, chrF2++), sacrebleu 1.5.x and NLTK (3.10, 3.5).
+"""chrF profiles: sacrebleu 2.x (chrF2, chrF2++), sacrebleu 1.5.x, NLTK (3.10, 3.5) and torchmetrics 1.9.
 
 sacrebleu 2.x resamples in float32 (its bootstrap sums and scores float32 statistics), so its
 profiles set ``resample_arithmetic=float32``; the others resample with exact float64 sums.
@@ -17,6 +17,12 @@ _SACREBLEU1 = dict(_SACREBLEU, hyp_count_without_ref="keep", multi_ref="first", 
 _NLTK = dict(_SACREBLEU, beta=3, whitespace_set="white_space", eps_smoothing=True, zero_division="nltk",
              hyp_count_without_ref="keep", multi_ref="first", missing_ref="TypeError", averaging="segments",
              token_lists="join", scale=1, resample_arithmetic="float64")
+#: torchmetrics CHRFScore() defaults (n_char_order 6, n_word_order 2, beta 2): chrF2++ with F per order
+#: (0 where undefined) averaged over all 8 orders, only U+0020 deleted inside a text, every hypothesis
+#: n-gram counted, and a segment whose best reference scores 0 adds no reference statistics.
+_TORCHMETRICS = dict(_SACREBLEU, word_order=2, whitespace_set="space", eps_smoothing=True, zero_division="zero",
+                     hyp_count_without_ref="keep", missing_ref="ignore", zero_score_ref="drop", scale=1,
+                     resample_arithmetic="float64")
 
 PROFILES: tuple[Profile, ...] = (
     Profile(
@@ -65,6 +71,16 @@ PROFILES: tuple[Profile, ...] = (
         audit=AuditHint(1.3, grids=(
             AuditGrid(dict(beta=(2, 3, 1), whitespace=(False, True), scale=(1, 100)), follows_claim=("beta",),
                       lockstep="sacrebleu@1, nltk"),))),
+    Profile(
+        "chrf", "torchmetrics", "torchmetrics CHRFScore", ("torchmetrics 1.9.0",), _TORCHMETRICS,
+        "torchmetrics CHRFScore() defaults (n_char_order 6, n_word_order 2, beta 2, lowercase False, whitespace "
+        "False): chrF2++ words as sacrebleu's; characters after str.strip() and deleting U+0020 only; F per order "
+        "with P, R or F 0 where undefined, mean over all 8 orders; every hypothesis n-gram counts; per segment the "
+        "reference with the highest sentence score, and none (no reference n-grams, no matches) when every "
+        "reference scores 0; statistics summed over the corpus; 0-1 scale (float32 tensors: agrees to ~1e-7).",
+        command="torchmetrics.text.CHRFScore()(preds, [[refs of segment i] ...]) (torchmetrics 1.9.0, torch "
+                "2.13.0; sentence level: a one-segment corpus)",
+        recorded=("tm-chrf",), recorded_tolerance=1e-6),
 )
 
 DEFAULT = "sacrebleu"

@@ -40,6 +40,14 @@ class Profile:
       (``BLEU score = 0.4889``), ``""`` (the value itself, as the Python API returns it).
     - ``drops_empty_refs``: the tool itself drops empty reference lines (sacrebleu 1.x), so the
       audit's reference sets that read empty lines as missing add nothing for it.
+    - ``recorded``: the third-party recordings whose answers are this profile's golden values: names
+      of ``fixtures/thirdparty/<name>.json`` (format ``assay-thirdparty/1``, written by
+      ``python -m conformance.regen thirdparty`` from the real package at its documented defaults,
+      e.g. ``recorded=("hf-bleu",)``). ``assay conform`` runs their answers as cases of this profile
+      (``<metric>/thirdparty/<name>/...``; recorded exceptions are expected errors), judged within
+      ``recorded_tolerance`` (relative; 1e-9 by default, e.g. 1e-6 for a package computing in float32
+      tensors such as torchmetrics). A recording of a package option other than its defaults (an
+      "injected" departure) is not listed here.
     """
 
     metric: str
@@ -57,6 +65,8 @@ class Profile:
     drops_empty_refs: bool = False
     text_format: str = ""
     audit: AuditHint | None = None       # how `assay audit` searches it (assay.profiles.audit)
+    recorded: tuple[str, ...] = ()       # fixtures/thirdparty/<name>.json recordings of this profile's tool
+    recorded_tolerance: float = 1e-9     # relative tolerance of the recorded answers (float32 packages: 1e-6)
 
     def __post_init__(self) -> None:
         if self.text_format not in TEXT_FORMATS:
@@ -65,6 +75,12 @@ class Profile:
         if self.signature_grammar not in SIGNATURE_GRAMMARS:
             raise KnobError(f"profile {self.metric}/{self.name}: signature_grammar must be one of "
                             f"{', '.join(map(repr, SIGNATURE_GRAMMARS))}, got {self.signature_grammar!r}")
+        if isinstance(self.recorded, str) or not all(isinstance(n, str) and n for n in self.recorded):
+            raise KnobError(f"profile {self.metric}/{self.name}: recorded must be a tuple of recording names "
+                            f"(fixtures/thirdparty/<name>.json), got {self.recorded!r}")
+        if not 0 < self.recorded_tolerance < 1:
+            raise KnobError(f"profile {self.metric}/{self.name}: recorded_tolerance must be a relative "
+                            f"tolerance in (0, 1), got {self.recorded_tolerance!r}")
 
     @property
     def full_name(self) -> str:
@@ -85,7 +101,7 @@ def register(profile: Profile, default: bool = False) -> Profile:
     _PROFILES[(profile.metric, profile.name)] = replace(
         profile, knobs=MappingProxyType(dict(profile.knobs)),
         sentence_knobs=MappingProxyType(dict(profile.sentence_knobs)),
-        reported_measures=tuple(profile.reported_measures))
+        reported_measures=tuple(profile.reported_measures), recorded=tuple(profile.recorded))
     return _PROFILES[(profile.metric, profile.name)]
 
 
@@ -139,7 +155,7 @@ def profiles_of(metric: str | None = None) -> list[Profile]:
 
     Returns a list of :class:`Profile`, in the order the family's profile module lists them.
 
-    >>> [p.name for p in profiles_of("ter")]
+    >>> [p.name for p in profiles_of("ter")][:2]
     ['sacrebleu', 'sacrebleu@1']
     """
     for name in ([metric.lower()] if metric else METRIC_NAMES):

@@ -42,6 +42,7 @@ CLAIM_RANGES: dict[str, tuple[float, float | None, str]] = {
                        "the reference)"),
     "nist": (0.0, None, ">= 0 (NIST has no upper bound: it sums information weights)"),
     "cider": (0.0, None, ">= 0 (CIDEr's upper bound is its scale, a knob)"),
+    "gleu": (0.0, 100.0, "0 to 100 (0-1 as NLTK and HF evaluate print it, 0-100 as papers do)"),
 }
 
 _MEASURES = {"f": "f", "f1": "f", "fm": "f", "f-measure": "f", "fmeasure": "f", "r": "r", "recall": "r",
@@ -216,6 +217,9 @@ def _metric_of(name: str, raw: str) -> tuple[str, dict[str, Any], tuple[str, ...
         elif m.group(1):
             variant["word_order"] = 0   # sacrebleu names chrF++ 'chrF2++': a bare chrF2 has no words
         return "chrf", variant, (), None
+    m = re.fullmatch(r"(?:gleu|google-?bleu)(?:-?(\d))?", compact)
+    if m:
+        return "gleu", ({"max_ngram_order": int(m.group(1))} if m.group(1) else {}), (), None
     if compact in ("ter", "translationeditrate"):
         return "ter", {}, (), None
     if compact in ("meteor",):
@@ -233,4 +237,4 @@ def _metric_of(name: str, raw: str) -> tuple[str, dict[str, Any], tuple[str, ...
                  "lsum": ("rougeLsum",), "w": ("rougeW",), "su4": ("rougeSU4",), "s4": ("rougeS4",)}
         return "rouge", {}, types.get(kind, (f"rouge{kind}",)), measure
     raise InputError(f"claim {raw!r}: unknown metric name {name!r} (known: BLEU, BLEU-n, chrF, chrF2, chrF++, "
-                     "TER, METEOR, NIST, CIDEr, CIDEr-D, ROUGE-1/2/L/Lsum)")
+                     "TER, METEOR, NIST, CIDEr, CIDEr-D, ROUGE-1/2/L/Lsum, GLEU (Google BLEU))")

@@ -283,7 +283,7 @@ class Auditor:
                                  captions=self.captions, implied=implied, lang_base=base)
         # present the standard score on the claim's scale (a 0-1 tool value next to a 0-100 claim)
         value = self.evaluate(cand).value
-        if value is not None and self.metric in ("rouge", "meteor", "cider", "bleu") and claim.value > 1.5 * max(value, 1e-12) \
+        if value is not None and self.metric in ("rouge", "meteor", "cider", "bleu", "gleu") and claim.value > 1.5 * max(value, 1e-12) \
                 and abs(value * 100 - claim.value) < abs(value - claim.value):
             cand = sp.make_candidate(self.metric, prof, knobs, self.subsets[0], prep, measure, 100.0, standard=True,
                                      captions=self.captions, implied=implied, lang_base=base)

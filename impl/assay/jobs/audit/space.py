@@ -52,6 +52,7 @@ VALUE_COST: dict[tuple[str, str, Any], float] = {
     ("chrf", "beta", 3): 0.8, ("chrf", "beta", 2): 0.8, ("chrf", "eps_smoothing", True): 1.1,
     ("ter", "scale", 1): 0.6, ("ter", "scale", 100): 0.5, ("ter", "case_sensitive", True): 0.8,
     ("rouge", "stemmer", "porter-nltk"): 0.4, ("rouge", "stemmer", "rouge155"): 0.4,
+    ("gleu", "scale", 100): 0.5,
 }
 REFS_COST = {"all": 0.0, "reordered": 0.3, "single": 0.6, "empty-missing": 0.8}
 CAPTION_PREP_METRICS = ("bleu", "rouge", "meteor")
@@ -408,7 +409,7 @@ def on_subsets(metric: str, profile: str) -> bool:
 
 #: families whose tool value is on 0-1 with no scale knob: the ×100 reading is a presentation choice
 DISPLAY_FACTORS = {"rouge": (1.0, 100.0), "cider": (1.0, 100.0, 0.01), "meteor": (1.0, 100.0),
-                   "nist": (1.0,), "bleu": (1.0,), "chrf": (1.0,), "ter": (1.0,)}
+                   "nist": (1.0,), "bleu": (1.0,), "chrf": (1.0,), "ter": (1.0,), "gleu": (1.0,)}
 
 
 #: families whose claims name a measure (ROUGE P/R/F); the standard reports F unless the claim says

@@ -117,7 +117,8 @@ def metric_name(metric: str, knobs: dict[str, Any]) -> str:
     if metric == "bleu":
         order = knobs.get("max_ngram_order", 4)
         return "BLEU" if order == 4 else f"BLEU-{order}"
-    return {"ter": "TER", "nist": "NIST", "meteor": "METEOR", "cider": "CIDEr", "rouge": "ROUGE"}.get(metric, metric)
+    return {"ter": "TER", "nist": "NIST", "meteor": "METEOR", "cider": "CIDEr", "rouge": "ROUGE",
+            "gleu": "GLEU"}.get(metric, metric)
 
 
 def findings(claim: Claim, best: Evaluated) -> list[str]:

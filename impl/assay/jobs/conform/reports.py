@@ -1,5 +1,8 @@
 """Render a conformance report: text (CommonMark/toml-test style), JSON lines (bowtie style), JUnit XML.
 
+Third-party recorded cases (:mod:`.recorded`) are introduced by their provenance: package, version,
+the recorded call and its file (text: one line per recording; JSON: the header's ``recorded``).
+
 JSON lines: one ``header`` record (implementation metadata, selection), one ``case`` record per
 case (id, status, message, matched tool version, per-tool diffs), one ``footer`` record (counts,
 exit code). JUnit: one ``testsuite`` per metric, one ``testcase`` per case (failure / error /
@@ -14,7 +17,9 @@ from typing import Any, Iterator
 
 from assay.core.score import json_safe
 from assay.jobs.conform.judge import ERRORED, FAILED, PASSED, SKIPPED, Outcome, close
+from assay.jobs.conform.recorded import provenance, provenance_lines
 from assay.jobs.conform.runner import Report
+from assay.jobs.conform.suite import Case
 
 
 def _plain(value: Any) -> Any:
@@ -38,8 +43,9 @@ def case_record(o: Outcome) -> dict[str, Any]:
 
 
 def jsonl_lines(report: Report, header: dict[str, Any] | None = None) -> Iterator[str]:
+    recorded = [{k: v for k, v in p.items() if k != "text"} for p in provenance(o.case for o in report.outcomes)]
     yield json.dumps({"type": "header", "implementation": _plain(report.implementation), "factor": report.factor,
-                      **(header or {})}, ensure_ascii=False)
+                      **({"recorded": recorded} if recorded else {}), **(header or {})}, ensure_ascii=False)
     for o in report.outcomes:
         yield json.dumps(case_record(o), ensure_ascii=False)
     yield json.dumps({"type": "footer", "counts": report.counts, "summary": report.summary(),
@@ -57,6 +63,7 @@ def text_report(report: Report, verbose: bool = False, max_listed: int = 50) -> 
     if report.factor != 1:
         lines.append(f"scores multiplied by {report.factor:g} before comparing")
     lines.extend(report.notes)
+    lines.extend(provenance_lines(o.case for o in report.outcomes))
     shown = 0
     for o in report.outcomes:
         bad = o.status in (FAILED, ERRORED) and not o.expected_failure
@@ -84,6 +91,19 @@ def text_report(report: Report, verbose: bool = False, max_listed: int = 50) -> 
     for p in report.unmatched_expect_fail:
         lines.append(f"note: --expect-fail entry {p!r} matched no case that ran")
     lines.append(report.summary())
+    return "\n".join(lines)
+
+
+def case_list(cases: list[Case]) -> str:
+    """``assay conform --list-cases``: one line per selected case (id, profile, level, segments,
+    reference streams, the tool versions whose values it expects, or the exception they raise), after
+    the provenance of the recorded ones."""
+    lines = provenance_lines(cases)
+    for case in cases:
+        expected = ", ".join(f"{e.label} raises {e.error}" if e.error else e.label for e in case.expected)
+        lines.append(f"{case.id} [profile {case.profile}, {case.level}, {len(case.hyps)} segment(s), "
+                     f"{case.nrefs} ref stream(s)] expected: {expected or 'nothing'}")
+    lines.append(f"{len(cases)} case(s)")
     return "\n".join(lines)
 
 

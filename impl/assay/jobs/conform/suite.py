@@ -5,6 +5,8 @@ A :class:`Case` is one fixture case (``fixtures/<metric>/<family>.json``, format
 Case ids are ``<metric>/<family>/<fixture id>`` so ``--run``/``--skip`` globs (fnmatch) can select
 by metric, fixture file or id. The fixtures are found in ``$ASSAY_FIXTURES``, next to the
 installed package (``assay/_fixtures``, wheel builds) or in the source checkout (``fixtures/``).
+:func:`select` adds the third-party recordings a profile lists (``Profile.recorded``,
+``fixtures/thirdparty``) as cases ``<metric>/thirdparty/<recording>/...`` (:mod:`.recorded`).
 
 A case is *at its profile's defaults* when the profile plus the case's knobs give the same
 configuration as the profile alone (at the case's level). An implementation that does not take
@@ -16,115 +18,18 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from assay.core.errors import InputError, KnobError
 from assay.core.io import read_utf8
 from assay.core.knobs import hashable
-from assay.core.paths import bundled_fixture_dirs
 from assay.engine.api import make_config
-
-FORMAT = "assay-fixtures/1"
-#: fixture folders that are not ``assay.score`` cases
-NOT_SCORE_FIXTURES = ("sample", "tokenizers", "significance")
-#: knobs that choose what is reported, not how it is computed (ignored when matching configurations)
-REPORT_ONLY_KNOBS: dict[str, frozenset[str]] = {
-    "rouge": frozenset({"types", "bootstrap_samples", "confidence"}),
-}
-
-
-def report_knobs(metric: str, knobs: dict[str, Any]) -> dict[str, Any]:
-    """The knobs of a case that say what to report (not how to compute): every implementation
-    answers with them, even one that takes no other knob."""
-    keep = REPORT_ONLY_KNOBS.get(metric, frozenset())
-    return {k: v for k, v in (knobs or {}).items() if k in keep}
-
-
-@dataclass(frozen=True)
-class Expected:
-    """One reference tool's answer for a case (``score`` on the tool's own scale)."""
-
-    tool: str
-    version: str
-    score: Any
-    components: dict[str, Any]
-    error: str | None
-    tolerance: dict[str, float]
-    command: str = ""
-    exit_status: Any = None
-
-    @property
-    def label(self) -> str:
-        return f"{self.tool} {self.version}"
-
-
-@dataclass(frozen=True)
-class Case:
-    id: str                         # metric/family/fixture-id
-    metric: str
-    family: str
-    profile: str | None
-    knobs: dict[str, Any]
-    level: str
-    hyps: list[Any]
-    refs: list[list[Any]]
-    expected: tuple[Expected, ...]
-    note: str = ""
-    input: dict[str, Any] = field(default_factory=dict)
-    knobs_json: str = "{}"          # canonical JSON of ``knobs`` (configuration cache key)
-
-    @property
-    def nrefs(self) -> int:
-        return len(self.refs)
-
-
-def fixtures_root() -> Path:
-    """The fixture directory (``$ASSAY_FIXTURES`` > installed ``assay/_fixtures`` > checkout)."""
-    env = os.environ.get("ASSAY_FIXTURES")
-    if env:
-        return Path(env)
-    for candidate in bundled_fixture_dirs():
-        if candidate.is_dir():
-            return candidate
-    raise InputError("no golden fixtures found: set ASSAY_FIXTURES to the fixtures/ folder")
-
-
-def metrics_with_fixtures(root: Path | None = None) -> list[str]:
-    root = root or fixtures_root()
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and p.name not in NOT_SCORE_FIXTURES)
-
-
-@lru_cache(maxsize=16)
-def _load_metric(root: str, metric: str) -> tuple[Case, ...]:
-    folder = Path(root) / metric
-    if not folder.is_dir():
-        known = ", ".join(metrics_with_fixtures(Path(root)))
-        raise InputError(f"no fixtures for metric {metric!r} in {root}; known: {known}")
-    cases: list[Case] = []
-    for path in sorted(folder.glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        if doc.get("format") != FORMAT:
-            raise InputError(f"{path}: not an {FORMAT} file")
-        for raw in doc["cases"]:
-            expected = tuple(
-                Expected(e["tool"], str(e["version"]), e.get("score"), e.get("components") or {},
-                         e.get("error"), e.get("tolerance") or {"rel": 1e-9}, e.get("command", ""),
-                         e.get("exit_status"))
-                for e in raw.get("expected", ()))
-            cases.append(Case(f"{metric}/{doc['family']}/{raw['id']}", metric, doc["family"],
-                              raw.get("profile"), dict(raw.get("knobs") or {}), raw.get("level", "corpus"),
-                              list(raw["hyps"]), [list(s) for s in raw["refs"]], expected,
-                              raw.get("note", ""), dict(raw.get("input") or {}),
-                              json.dumps(raw.get("knobs") or {}, sort_keys=True)))
-    return tuple(cases)
-
-
-def load_cases(metric: str, root: Path | None = None) -> list[Case]:
-    """Every score case of ``metric`` from its fixture files."""
-    return list(_load_metric(str(root or fixtures_root()), metric.lower()))
+# re-exported: the cases are read in .cases, selected here
+from assay.jobs.conform.cases import (FORMAT, REPORT_ONLY_KNOBS, Case, Expected, fixtures_root, load_cases,
+                                        metrics_with_fixtures, report_knobs)  # noqa: F401
+from assay.jobs.conform.recorded import recorded_cases
 
 
 # ----------------------------------------------------------------------------- configurations
@@ -187,8 +92,12 @@ class Selection:
 
 
 def select(selection: Selection, cases: Iterable[Case] | None = None) -> list[Case]:
-    """Cases that match the selection (``--skip`` matches are kept; the runner reports them skipped)."""
-    pool = load_cases(selection.metric) if cases is None else list(cases)
+    """Cases that match the selection (``--skip`` matches are kept; the runner reports them skipped).
+    Without ``cases``: the metric's fixture cases, then its profiles' recorded cases."""
+    if cases is None:
+        pool = load_cases(selection.metric) + recorded_cases(selection.metric)
+    else:
+        pool = list(cases)
     out = []
     for case in pool:
         if case.profile is None or case.level not in selection.levels or not selection.matches_id(case.id):

@@ -387,12 +387,24 @@ cdef class _Words:
             h = (h + 1) & self.mask
 
 
-cdef Py_ssize_t _chars(str text, int64_t *dest, bint keep_space, bint white_space) except -1:
-    """The code points n-grams are taken from (:func:`.text.char_text`), written to ``dest``; their count."""
+cdef Py_ssize_t _chars(str text, int64_t *dest, bint keep_space, int space_set) except -1:
+    """The code points n-grams are taken from (:func:`.text.char_text`), written to ``dest``; their count.
+    ``space_set`` indexes :data:`.knobs.WHITESPACE_SETS`: 0 isspace, 1 white_space, 2 space."""
     cdef Py_UCS4 ch
-    cdef Py_ssize_t t = 0
+    cdef Py_ssize_t t = 0, a = 0, b = len(text), i
+    if space_set == 2 and not keep_space:       # strip() the ends, then delete U+0020 only
+        while a < b and Py_UNICODE_ISSPACE(text[a]):
+            a += 1
+        while b > a and Py_UNICODE_ISSPACE(text[b - 1]):
+            b -= 1
+        for i in range(a, b):
+            ch = text[i]
+            if ch != 0x20:
+                dest[t] = ch
+                t += 1
+        return t
     for ch in text:
-        if keep_space or not Py_UNICODE_ISSPACE(ch) or (white_space and 0x1c <= ch <= 0x1f):
+        if keep_space or not Py_UNICODE_ISSPACE(ch) or (space_set == 1 and 0x1c <= ch <= 0x1f):
             dest[t] = ch
             t += 1
     return t
@@ -430,7 +442,7 @@ cdef Py_ssize_t _words(str text, _Words words, int64_t *dest) except -1:
             t += 1
 
 
-def text_counts(list hyps, list streams, bint words, int max_order, bint whitespace, bint white_space):
+def text_counts(list hyps, list streams, bint words, int max_order, bint whitespace, int space_set):
     """:func:`assay.metrics.chrf.counts.text_counts`: (hyp lengths, ref lengths, matches) from the texts."""
     cdef Py_ssize_t n_seg = len(hyps)
     cdef int n_refs = len(streams)
@@ -475,7 +487,7 @@ def text_counts(list hyps, list streams, bint words, int max_order, bint whitesp
             if words:
                 n = _words(piece, vocab, &matcher.sym[t])
             else:
-                n = _chars(piece, &matcher.sym[t], whitespace, white_space)
+                n = _chars(piece, &matcher.sym[t], whitespace, space_set)
             t += n
             if sd == 0:
                 hyp_len_v[s] = n

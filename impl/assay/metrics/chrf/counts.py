@@ -16,6 +16,7 @@ import numpy as np
 
 from assay.core import accel
 from assay.core.knobs import Config
+from assay.metrics.chrf.knobs import WHITESPACE_SETS
 from assay.metrics.chrf.text import char_text, encode_chars, word_tokens
 from assay.text.ngrams import Encoded, encode
 
@@ -34,7 +35,7 @@ def text_counts(hyp_texts: Sequence[str], streams: Sequence[Sequence[Optional[st
     A missing (None) reference is an empty one."""
     if _compiled is not None:
         return _compiled.text_counts(list(hyp_texts), list(streams), words, max_order,
-                                     bool(config.whitespace), config.whitespace_set == "white_space")
+                                     bool(config.whitespace), WHITESPACE_SETS.index(config.whitespace_set))
     return text_counts_py(hyp_texts, streams, words, max_order, config)
 
 

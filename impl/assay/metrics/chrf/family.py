@@ -1,4 +1,4 @@
-"""chrF and chrF++ (Popović 2015, 2016/2017) as sacrebleu 2.x, sacrebleu 1.x and NLTK compute them.
+"""chrF and chrF++ (Popović 2015, 2016/2017) as sacrebleu 2.x, sacrebleu 1.x, NLTK and torchmetrics compute them.
 
 Each segment becomes one row of per-order counts (hypothesis n-grams, reference n-grams,
 matches; :mod:`.counts`) of the strings the text stage gives (:mod:`.text`); the one scorer
@@ -12,8 +12,11 @@ matches; :mod:`.counts`) of the strings the text stage gives (:mod:`.text`); the
 - ``averaging``: ``corpus`` sums the statistics over segments, then scores (sacrebleu);
   ``segments`` is the mean of the sentence scores (NLTK ``corpus_chrf``): the row then also holds
   its sentence score (0-1) and a segment count.
-- ``missing_ref``: a missing (None) reference is skipped (2.x; a segment without any fails) or
-  fails at once (1.x: EOFError, NLTK: TypeError).
+- ``missing_ref``: a missing (None) reference is skipped (2.x; a segment without any fails), ignored
+  (torchmetrics: a segment without any adds its hypothesis n-grams only) or fails at once (1.x:
+  EOFError, NLTK: TypeError).
+- ``zero_score_ref``: ``drop`` (torchmetrics) counts no reference statistics for a segment whose
+  every reference has sentence score 0; ``keep`` counts the first reference's.
 
 Reading files (only matters with ``whitespace=True``): sacrebleu 2.x's CLI ``rstrip``s each line,
 1.x's CLI keeps each line's ``"\n"``; the APIs score the strings as given, and so does this module.
@@ -65,9 +68,11 @@ class Chrf(MetricFamily):
         hyp_all = np.concatenate(hyp_cnt, axis=2)
         ref_all = np.concatenate(ref_cnt, axis=2)
         match_all = np.concatenate(match, axis=2)
-        chosen = self._choose(hyp_all, ref_all, match_all, present, config)
+        chosen, scored = self._choose(hyp_all, ref_all, match_all, present, config)
         cols = np.arange(n_seg)
         h, r, m = hyp_all[chosen, cols], ref_all[chosen, cols], match_all[chosen, cols]
+        if config.zero_score_ref == "drop":
+            h, r, m = _drop_unscored(h, r, m, scored, config)
         rows = np.stack([h, r, m], axis=2).reshape(n_seg, -1)
         if config.averaging == "segments":
             rows = np.hstack([rows, chrf_values(h, r, m, config)[:, None], np.ones((n_seg, 1))])
@@ -81,6 +86,8 @@ class Chrf(MetricFamily):
         if config.multi_ref == "first":
             streams = streams[:1]
         if streams and not any(None in s for s in streams):
+            return streams
+        if config.missing_ref == "ignore":           # torchmetrics: an empty list of references scores 0
             return streams
         for i in range(n_seg):
             if all(s[i] is None for s in streams):   # sacrebleu 2.x sums an empty statistics list
@@ -104,19 +111,22 @@ class Chrf(MetricFamily):
         match.append(m)
 
     def _choose(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray, present: np.ndarray,
-                config: Config) -> np.ndarray:
-        """Index of the reference kept per segment: the highest sentence score, the first on ties."""
+                config: Config) -> tuple[np.ndarray, np.ndarray | None]:
+        """Index of the reference kept per segment (the highest sentence score, the first on ties),
+        and, for ``zero_score_ref=drop``, that reference's sentence score (-inf: no reference);
+        None when not needed."""
         n_refs, n_seg = present.shape
         best = np.zeros(n_seg, dtype=np.int64)
-        if n_refs == 1 or config.multi_ref == "first":
-            return best
+        drop = config.zero_score_ref == "drop"
+        if (n_refs == 1 or config.multi_ref == "first") and not drop:
+            return best, None
         best_f = np.full(n_seg, -np.inf)
-        for k in range(n_refs):
+        for k in range(1 if config.multi_ref == "first" else n_refs):
             f = np.where(present[k], chrf_values(hyp[k], ref[k], match[k], config), -np.inf)
             better = f > best_f
             best = np.where(better, k, best)
             best_f = np.where(better, f, best_f)
-        return best
+        return best, (best_f if drop else None)
 
     # ------------------------------------------------------------------ scores
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
@@ -143,10 +153,28 @@ class Chrf(MetricFamily):
         return [(v, partial(_components, rows[i], config)) for i, v in enumerate(values)]
 
 
+def _drop_unscored(h: np.ndarray, r: np.ndarray, m: np.ndarray, scored: np.ndarray | None,
+                   config: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``zero_score_ref=drop``: a segment whose kept reference scores 0 (or that has none) keeps its
+    hypothesis counts but no reference counts or matches (torchmetrics starts its best score at 0 and
+    keeps a reference only when it scores strictly more). ``hyp_count_without_ref=zero`` then zeroes
+    the hypothesis counts too, as for any order without reference n-grams."""
+    assert scored is not None
+    dropped = ~(scored > 0)
+    if not dropped.any():
+        return h, r, m
+    r = np.where(dropped[:, None], 0.0, r)
+    m = np.where(dropped[:, None], 0.0, m)
+    if config.hyp_count_without_ref == "zero":
+        h = np.where(r > 0, h, 0.0)
+    return h, r, m
+
+
 def _reference(r: Any, i: int, k: int, config: Config) -> str | None:
-    """Reference ``i`` of stream ``k`` as a string; None when missing (``missing_ref=skip``), else the tool's error."""
+    """Reference ``i`` of stream ``k`` as a string; None when missing (``missing_ref=skip``/``ignore``), else the
+    tool's error."""
     if r is None:
-        if config.missing_ref != "skip":
+        if config.missing_ref not in ("skip", "ignore"):
             raise ToolBehaviourError(
                 f"reference stream {k + 1}, segment {i + 1} is missing: the tool fails on a missing "
                 f"reference ({config.missing_ref})", config.missing_ref)

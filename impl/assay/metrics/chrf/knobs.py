@@ -29,6 +29,9 @@ from assay.core.knobs import Alias, Knob, KnobSet, parse_bool
 MAX_ORDER = 100
 MAX_BETA = 1e19
 ARITHMETICS = ("float64", "float32")
+WHITESPACE_SETS = ("isspace", "white_space", "space")
+ZERO_DIVISIONS = ("sacrebleu", "nltk", "zero")
+MISSING_REFS = ("skip", "ignore", "EOFError", "TypeError")
 _ORDER_REASON = "chrF uses 6 character and 2 word orders; each order adds three statistics columns"
 
 
@@ -82,24 +85,34 @@ KNOBS = KnobSet(
              stage="text", domain=Boolean()),
         Knob("whitespace_set", "isspace", "characters deleted when whitespace is off: isspace = str.isspace, "
              "as str.split (sacrebleu, NLTK 3.5); white_space = the Unicode White_Space property, which keeps "
-             "U+001C..U+001F (NLTK 3.10)", str, ("isspace", "white_space"),
-             stage="text", domain=choice("isspace", "white_space")),
+             "U+001C..U+001F (NLTK 3.10); space = str.isspace at both ends (str.strip), only U+0020 inside, so "
+             "tabs, newlines and no-break spaces between words stay characters (torchmetrics)", str,
+             WHITESPACE_SETS, stage="text", domain=choice(*WHITESPACE_SETS)),
         Knob("eps_smoothing", False, "F per order with eps for undefined parts, mean over all orders "
              "(eff:no); off = P and R averaged over effective orders, then one F (eff:yes)", parse_bool,
              tool_names="sacrebleu eps_smoothing/--chrf-eps-smoothing", stage="statistics", domain=Boolean()),
         Knob("zero_division", "sacrebleu", "with eps_smoothing, which parts become eps: sacrebleu = P if no hyp "
-             "n-grams, R if no ref n-grams, F if its denominator is 0; nltk = P, R and F when any count is 0",
-             str, ("sacrebleu", "nltk"), stage="statistics", domain=choice("sacrebleu", "nltk")),
+             "n-grams, R if no ref n-grams, F if its denominator is 0; nltk = P, R and F when any count is 0; "
+             "zero = none: P is 0 without hyp n-grams, R 0 without ref n-grams, F's denominator is floored at "
+             "eps, so an undefined order adds 0 (torchmetrics)",
+             str, ZERO_DIVISIONS, stage="statistics", domain=choice(*ZERO_DIVISIONS)),
         Knob("hyp_count_without_ref", "zero", "hypothesis n-grams of an order the reference has none of: zero = "
-             "not counted (sacrebleu 2.x), keep = counted (sacrebleu 1.x, NLTK)", str, ("zero", "keep"),
+             "not counted (sacrebleu 2.x), keep = counted (sacrebleu 1.x, NLTK, torchmetrics)", str,
+             ("zero", "keep"),
              stage="statistics", domain=choice("zero", "keep")),
         Knob("multi_ref", "best", "several references: best = per segment the reference with the highest "
              "sentence score, first wins ties (sacrebleu 2.x); first = only the first stream (sacrebleu 1.x)",
              str, ("best", "first"), stage="statistics", domain=choice("best", "first")),
         Knob("missing_ref", "skip", "a missing (None) reference: skip = ignored, a segment without any fails "
-             "like sacrebleu 2.x (ValueError for a one-segment corpus, else IndexError); EOFError / TypeError = "
-             "the tool fails on any (sacrebleu 1.x / NLTK)", str, ("skip", "EOFError", "TypeError"),
-             stage="text", domain=choice("skip", "EOFError", "TypeError")),
+             "like sacrebleu 2.x (ValueError for a one-segment corpus, else IndexError); ignore = ignored, a "
+             "segment without any counts its hypothesis n-grams only (torchmetrics); EOFError / TypeError = "
+             "the tool fails on any (sacrebleu 1.x / NLTK)", str, MISSING_REFS,
+             stage="text", domain=choice(*MISSING_REFS)),
+        Knob("zero_score_ref", "keep", "a segment whose every reference has sentence chrF 0: keep = the "
+             "statistics of its first reference enter the corpus sums (sacrebleu); drop = none do, the segment "
+             "adds its hypothesis n-grams only (torchmetrics keeps a reference only when its score is above 0, "
+             "even when there is one)", str, ("keep", "drop"),
+             stage="statistics", domain=choice("keep", "drop")),
         Knob("averaging", "corpus", "corpus score: corpus = from the summed statistics (sacrebleu); "
              "segments = mean of the sentence scores (NLTK corpus_chrf)", str, ("corpus", "segments"),
              stage="statistics", domain=choice("corpus", "segments")),

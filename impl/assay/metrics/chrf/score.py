@@ -9,7 +9,9 @@ a row holds ``h`` hypothesis n-grams, ``r`` reference n-grams and ``m`` matches.
 - ``eps_smoothing=True`` (eff:no): ``F_beta`` per order, arithmetic mean over all orders, with
   ``eps = 1e-16`` for undefined parts. ``zero_division=sacrebleu``: ``P = eps`` when ``h = 0``,
   ``R = eps`` when ``r = 0``, ``F = eps`` only when ``beta² P + R = 0`` (so ``h = 0 < r`` gives
-  ``F = 0``); ``nltk``: ``P = R = F = eps`` whenever ``h``, ``r`` or ``m`` is 0.
+  ``F = 0``); ``nltk``: ``P = R = F = eps`` whenever ``h``, ``r`` or ``m`` is 0; ``zero``
+  (torchmetrics): ``P = 0`` when ``h = 0``, ``R = 0`` when ``r = 0`` and
+  ``F = (1 + beta²) P R / max(beta² P + R, eps)``, so an undefined order adds 0 to the mean.
 - ``averaging=segments``: the row holds the sentence score and a segment count; the corpus
   score is their ratio (NLTK ``corpus_chrf``: the mean of the sentence scores).
 
@@ -60,7 +62,11 @@ def chrf_values(hyp: np.ndarray, ref: np.ndarray, match: np.ndarray, config: Con
             total: Any = 0.0
             for k in range(n_orders):
                 h, r, m = count(hyp[:, k]), count(ref[:, k]), count(match[:, k])
-                if config.zero_division == "nltk":
+                if config.zero_division == "zero":
+                    p = np.where(hyp[:, k] > 0, m / np.where(hyp[:, k] > 0, h, 1), 0.0)
+                    rc = np.where(ref[:, k] > 0, m / np.where(ref[:, k] > 0, r, 1), 0.0)
+                    f = (1 + factor) * p * rc / np.maximum(factor * p + rc, EPS)
+                elif config.zero_division == "nltk":
                     bad = (hyp[:, k] == 0) | (ref[:, k] == 0) | (match[:, k] == 0)
                     p = where(bad, EPS, m / h)
                     rc = where(bad, EPS, m / r)

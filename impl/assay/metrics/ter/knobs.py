@@ -1,8 +1,9 @@
 """TER's knobs, declared once: stage, domain, help.
 
 Stages. Text: the tercom tokenizer's options and how often references go through it.
-Statistics: the shift search's limits (they change the edit counts). Score: the zero-length
-rule, the scale and the resampling arithmetic (they only change how the two summed columns
+Statistics: the shift search (tercom's under its limits, or pyter3's maximal spans) and the side
+it shifts (they change the edit counts). Score: the zero-length rule, whether there is a corpus
+score, the scale and the resampling arithmetic (they only change how the two summed columns
 become a number).
 
 Domains. The search limits are bounded because each costs time, not because a tool refuses
@@ -33,6 +34,9 @@ MAX_SHIFT = 10_000
 MAX_BEAM = 10_000
 MAX_CANDIDATES_BOUND = 1_000_000
 ARITHMETICS = ("float64", "float32")
+SHIFT_SEARCHES = ("tercom", "maximal-spans")
+ZERO_REF_LENGTHS = ("edits", "one", "error")
+CORPUS_SCORES = ("sums", "none")
 
 
 def parse_whole(value: Any) -> int:
@@ -84,9 +88,19 @@ KNOBS = KnobSet(
              "reference = the edit routine called with hypothesis and reference swapped, an empty hypothesis "
              "counting 0 edits (torchmetrics TranslationEditRate)", str, ("hypothesis", "reference"),
              stage="statistics", domain=choice("hypothesis", "reference")),
-        Knob("zero_ref_length", "edits", "score when the total reference length is 0: edits = full scale if "
-             "there are edits, else 0 (sacrebleu 2); one = full scale (sacrebleu 1.5.1)", str, ("edits", "one"),
-             stage="score", domain=choice("edits", "one")),
+        Knob("shift_search", "tercom", "how shifts are searched: tercom = tercom's rules under the limits above "
+             "(beam edit distance; sacrebleu, torchmetrics); maximal-spans = every longest common run "
+             "hyp[i:i+l] == ref[j:j+l] moved to index j of the rest, exact Levenshtein distance, the largest gain "
+             ">= 1 with ties to the greatest shifted token list, no limits (pyter3; the four limit knobs are not "
+             "used)", str, SHIFT_SEARCHES, stage="statistics", domain=choice(*SHIFT_SEARCHES)),
+        Knob("zero_ref_length", "edits", "score when the (total) reference length is 0: edits = full scale if "
+             "there are edits, else 0 (sacrebleu 2); one = full scale (sacrebleu 1.5.1); error = "
+             "ZeroDivisionError (pyter3: edits / len(ref))", str, ZERO_REF_LENGTHS,
+             stage="score", domain=choice(*ZERO_REF_LENGTHS)),
+        Knob("corpus_score", "sums", "the corpus score: sums = sum of edits / sum of reference lengths (tercom, "
+             "sacrebleu, torchmetrics); none = the tool scores sentences only (pyter3 has no corpus TER): a corpus "
+             "score is refused (KnobError), sentence scores are unchanged", str, CORPUS_SCORES,
+             stage="score", domain=choice(*CORPUS_SCORES)),
         Knob("scale", 100, "0-100 (sacrebleu 2) or 0-1 (sacrebleu 1.x)", int, (1, 100),
              stage="score", domain=choice(1, 100)),
         Knob("resample_arithmetic", "float64", "how bootstrap resamples are summed and scored: float64 = exact "

@@ -2,7 +2,9 @@
 
 ``TER = num_edits / ref_length`` on the configured scale (x100 for sacrebleu 2.x). A zero
 reference length: ``zero_ref_length=edits`` gives the full scale when there are edits and 0
-otherwise (sacrebleu 2.x), ``one`` the full scale even without edits (sacrebleu 1.5.1).
+otherwise (sacrebleu 2.x), ``one`` the full scale even without edits (sacrebleu 1.5.1), ``error``
+raises :class:`~assay.core.errors.ToolBehaviourError` (ZeroDivisionError: pyter3 divides by the
+reference length; any row of length 0 fails, as the tool fails on that segment).
 
 Arithmetic follows the sums: float64 sums are scored in float64. float32 sums under
 ``resample_arithmetic=float32`` are scored as sacrebleu 2.x's bootstrap scores them (NEP 50):
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from assay.core.errors import ToolBehaviourError
 from assay.core.knobs import Config
 
 COLUMNS = ("num_edits", "ref_length")
@@ -28,6 +31,8 @@ def _scored(sums: np.ndarray, config: Config) -> tuple[np.ndarray, np.ndarray]:
     empty = ~(length > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = edits / np.where(empty, one, length)
+    if config.zero_ref_length == "error" and empty.any():     # pyter3: edits / len(ref)
+        raise ToolBehaviourError("the reference length is 0: pyter3 divides the edits by it", "ZeroDivisionError")
     if config.zero_ref_length == "one":
         ratio = np.where(empty, one, ratio)
     else:
