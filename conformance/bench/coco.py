@@ -14,6 +14,10 @@ with the largest absolute score difference:
 - all three at once: ``assay.score("coco", …, "pretokenized", meteor="off")`` vs the three scorers;
 - the PTB tokenizer: assay's vs the toolkit's jar (``PTBTokenizer().tokenize``, one Java run for the
   references and one for the results, as COCOEvalCap);
+- CIDEr-D with PTB tokenisation on raw captions, each side's whole path:
+  ``assay.score("cider", …, "coco", tokenize="ptb")`` vs the two PTBTokenizer jar runs +
+  ``Cider().compute_score`` on their output;
+- (the rows on raw captions start each run with a fresh PTB lexer: no chunk cached by an earlier row)
 - the whole pipeline on raw captions WITHOUT METEOR (tokenise + BLEU + ROUGE-L + CIDEr-D on both
   sides): ``assay.score("coco", …, "pycocoevalcap", meteor="off")`` vs PTBTokenizer + the three scorers;
 - the whole pipeline WITH METEOR (COCOEvalCap's full set minus SPICE) on the first ``--meteor-images``
@@ -64,8 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     bench = Bench("COCO caption metrics: assay vs pycocoevalcap", corpus, clock=CPU_CHILDREN, repeats=args.repeats,
                   memory=args.memory, tools=[f"pycocoevalcap {coco_ref.version()}"])
 
-    def compare(label: str, ours: Any, theirs: Any, agree: Any = None, children: bool = False) -> Any:
-        return bench.compare(label, ours, TOOL, theirs, agree=agree, children=children, quiet=True)
+    def compare(label: str, ours: Any, theirs: Any, agree: Any = None, children: bool = False,
+                setup: Any = None) -> Any:
+        return bench.compare(label, ours, TOOL, theirs, agree=agree, children=children, quiet=True, setup=setup)
 
     compare("CIDEr-D (pre-tokenised)", lambda: assay.score("cider", hyps, refs, "coco"),
             lambda: Cider().compute_score(gts, res), lambda a, t: abs(a.value - t[0]))
@@ -99,13 +104,23 @@ def main(argv: list[str] | None = None) -> int:
     flat_refs = [c for g in raw_groups for c in g]
     compare(f"PTB tokenizer ({n_caps} captions; the jar includes JVM start-up)",
             lambda: (ptb_batch(flat_refs), ptb_batch(raw["hyps"])), jar, children=True)
+    compare("CIDEr-D with PTB tokenisation (raw captions; PTB + CIDEr-D on both sides)",
+            lambda: assay.score("cider", raw["hyps"], raw["refs"], "coco", tokenize="ptb"),
+            lambda: Cider().compute_score(*jar()), lambda a, t: abs(a.value - t[0]), children=True, setup=cold_ptb)
     compare("tokenise + score pipeline WITHOUT METEOR (raw captions; PTB + BLEU + ROUGE-L + CIDEr-D on both sides)",
             lambda: assay.score("coco", raw["hyps"], raw["refs"], "pycocoevalcap", meteor="off"),
             lambda: coco_ref.evaluate(gts_raw, res_raw),
-            lambda a, t: max(abs(a.components[k] - t[k]) for k in coco_ref.NAMES), children=True)
+            lambda a, t: max(abs(a.components[k] - t[k]) for k in coco_ref.NAMES), children=True, setup=cold_ptb)
     if args.meteor_images > 0:
         with_meteor(bench, raw, min(args.meteor_images, len(raw["hyps"])))
     return 0
+
+
+def cold_ptb() -> None:
+    """Before each run of a row that tokenises raw captions: a fresh PTB lexer (regex compilation and
+    an empty chunk cache), so no run reuses the chunks an earlier row tokenised."""
+    from assay.tokenizers import ptb
+    ptb._LEXER = None
 
 
 def with_meteor(bench: Bench, raw: dict[str, Any], n: int) -> None:

@@ -6,8 +6,8 @@ Segments: ``meteor-example`` of ``../shared/corpora`` (or ``$ASSAY_CORPORA``): W
 and the two X-Ray systems, each hypothesis with its reference, topped up (or replaced, when the
 folder is absent) with generated pairs (conformance/regen/meteor.py's generator) to ``--size``/``--segments``.
 Both sides get the same ``str.split()`` token lists and WordNet 3.0 from /usr/share/wordnet; both
-WordNets are loaded before timing (NLTK's ``ensure_loaded``, assay's index load), so the times are
-scoring only. assay: ``assay.sentence_scores("meteor", hyps, [refs], "nltk")`` (one call);
+WordNets are loaded and both METEOR modules imported before timing (NLTK's ``ensure_loaded``,
+assay's index load), so the times are scoring only. assay: ``assay.sentence_scores("meteor", hyps, [refs], "nltk")`` (one call);
 NLTK: ``meteor_score([ref], hyp, wordnet=wn)`` per segment. Shows both CPU times
 (``time.process_time``: steadier than wall time on a shared machine; median of the runs, sides
 alternating), the ratio and the largest absolute score difference (the scores must agree), then the
@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     wn = ref.wordnet()
     from assay.resources.wordnet import load
     load()
+    import assay.metrics.meteor.family  # noqa: F401  (imported before timing, as NLTK's meteor_score is)
     texts = [" ".join(h) for h in hyps] + [" ".join(r) for r in refs]
     bench = Bench("METEOR: assay meteor/nltk vs NLTK meteor_score", Corpus.of(desc, len(hyps), "segment pairs", texts),
                   clock=CPU, repeats=max(1, args.repeats), memory=args.memory, tools=[f"nltk {ref.version()}"],

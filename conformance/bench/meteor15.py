@@ -8,6 +8,12 @@ wall times (one run each: ``--repeats``), the ratio, the share of segments whose
 jar's printed number (and within 1e-12) and both corpus scores; then the totals. ``--size N`` keeps
 the first N segments of each corpus. Nothing of the corpora is written anywhere. Needs java and
 pycocoevalcap's jar.
+
+``--warm``: instead, one row for all chosen corpora together against a WARM jar (as pycocoevalcap
+keeps one ``Meteor()`` for a whole evaluation): one jar process is started and its paraphrase table
+loaded and JIT warmed on ``--warm-up`` generated segments (conformance/regen/meteor.py's generator,
+none of them in the timed set) before timing, and assay loads its resources on the same segments;
+then both score the whole concatenation once (wall time; the jar's time includes the line protocol).
 """
 from __future__ import annotations
 
@@ -90,6 +96,24 @@ def agreement(ours: tuple[list[float], float, float], jar: tuple[list[float], fl
     return f"{exact:.2%} eq, {close:.2%} 1e-12, {same}"
 
 
+def warm_row(bench: Bench, chosen: list[tuple[str, list[str], list[list[str]]]], warm_up: int) -> None:
+    """All ``chosen`` corpora as one corpus, against one jar process started and warmed before timing."""
+    from conformance.references.meteor15_ref import Meteor15
+    from conformance.regen.meteor import generate_pairs
+    hyps = [h for _, hs, _ in chosen for h in hs]
+    refs = [r for _, _, rs in chosen for r in rs]
+    w_hyps, w_streams = generate_pairs(7001, warm_up, 2)
+    w_refs = [[r for r in seg if r is not None] for seg in zip(*w_streams)]
+    with Meteor15() as jar:
+        jar.score_corpus(w_hyps, w_refs)      # JVM start-up, paraphrase table, JIT: not timed
+        assay_scores(w_hyps, w_refs)          # assay's resources and indexes: not timed
+        row = bench.compare(f"{len(chosen)} corpora together, warm (n={len(hyps)})", lambda: assay_scores(hyps, refs),
+                            "METEOR 1.5 jar (warm)", lambda: jar.score_corpus(hyps, refs), agree=agreement,
+                            input_bytes=text_bytes(hyps, refs))
+    (_, ac, _), (_, jc, _) = row.assay.result, row.tool.result
+    bench.note(f"corpus jar={jc:.6f} assay={ac:.6f}; both sides warmed on {warm_up} generated segments first")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = arguments(__doc__, size=0, unit="segments per corpus", quick=100, repeats=1,
                        size_aliases=("--max-segments",), corpus=False)
@@ -97,6 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpora", type=Path, default=CORPORA,
                         help="folder of the real corpora (default ../shared/corpora or $ASSAY_CORPORA)")
     parser.add_argument("--show", type=int, default=0, help="print up to N differing segments per corpus")
+    parser.add_argument("--warm", action="store_true",
+                        help="one row for all chosen corpora together, against a jar started and warmed beforehand")
+    parser.add_argument("--warm-up", type=int, default=500, metavar="N",
+                        help="generated segments each side scores before timing in --warm (default 500)")
     args = parse(parser, argv)
     chosen = [(name, hyps[:args.size] if args.size else hyps, refs[:args.size] if args.size else refs)
               for name, hyps, refs in corpora(args.corpora)
@@ -108,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
                   repeats=args.repeats, memory=args.memory, tools=["meteor-1.5.jar (java, pycocoevalcap 1.2)"],
                   notes=["agreement: share of segment scores equal to the jar's printed number, share within 1e-12, "
                          "corpus scores equal to 4 decimals (OK/DIFF)"])
+    if args.warm:
+        warm_row(bench, chosen, args.warm_up)
+        return 0
     tot_a = tot_j = 0.0
     for name, hyps, refs in chosen:
         row = bench.compare(f"{name} (n={len(hyps)})", lambda: assay_scores(hyps, refs), "METEOR 1.5 jar",

@@ -20,8 +20,8 @@ need the jar's resources, else skip / CI fail):
   also when segments are left to the pure path (the rank-key bound, lowered for the test).
 
 NLTK (``assay.metrics.meteor._nltk_c``): per pair, (matches, chunks) of the twin equal
-``nltk_rows._Matcher.align`` under every knob combination, and the corpus rows equal those of the
-numpy engine.
+``nltk_rows._Matcher.align`` under every knob combination, the corpus rows equal those of the
+numpy engine, and ``word_ids`` equals ``nltk_rows._word_ids``.
 """
 from __future__ import annotations
 
@@ -174,8 +174,8 @@ def test_best_rows(jar_resources, twin, segments, modules, beam, params):
     hyps = [h for h, _ in segments]
     refs = [r for _, r in segments]
     aligner, sides = best.prepare(twin(BEST), hyps, refs, res, modules, beam, params)
-    g_stats, g_scores, left = aligner.best_rows(*sides)
-    assert not left
+    assert not aligner.unit_rows(*sides)[1]          # no segment left to the pure path
+    g_stats, g_scores = best.complete(aligner, sides, hyps, refs, res, modules, beam, params)
     w_stats, w_scores = best.best_rows_py(hyps, refs, res, modules, beam, params)
     np.testing.assert_array_equal(g_stats, w_stats)
     np.testing.assert_array_equal(g_scores, w_scores)
@@ -283,3 +283,21 @@ def test_nltk_pairs(twin, pairs, knobs):
         assert row[:4] == [len(hyp), len(ref), matches, chunks]
         assert row[4] == nltk_rows.meteor_value(len(hyp), len(ref), matches, chunks, config.alpha, config.beta,
                                                 config.gamma)
+
+
+_TOKEN = st.one_of(st.sampled_from(NLTK_WORDS + ["İ", "ǅ", "ß", "ﬁ", "K", ""]), st.text(max_size=6))
+
+
+@settings(deadline=None)
+@given(st.lists(st.lists(_TOKEN, max_size=8), max_size=6), st.booleans())
+def test_nltk_word_ids(twin, token_lists, lowercase):
+    """``word_ids`` equals ``nltk_rows._word_ids`` (first-seen order of the lowercased forms; odd
+    Unicode case mappings, empty tokens), and both decline a token that is not a string."""
+    from assay.metrics.meteor import nltk_rows
+    words, ids = twin(NLTK).word_ids(token_lists, lowercase)
+    want_words, want_ids = nltk_rows._word_ids(token_lists, lowercase)
+    assert words == want_words
+    np.testing.assert_array_equal(ids, want_ids)
+    for bad in (3, None, ["x"]):
+        assert twin(NLTK).word_ids(token_lists + [["a", bad]], lowercase)[0] is None
+        assert nltk_rows._word_ids(token_lists + [["a", bad]], lowercase)[0] is None

@@ -151,3 +151,17 @@ def test_corpus_engine_equals_pairwise_alignment(wordnet_dir: str, hyps, streams
     finally:
         meteor._align_units = original
     assert np.array_equal(fast, slow)
+
+
+def test_synset_keys_are_those_of_morphy(wordnet_dir: str) -> None:
+    """:meth:`WordNet.synset_keys` (with its shortcut for words no rule or exception touches) finds the
+    synsets of the base forms :meth:`WordNet.morphy` gives, in every part of speech."""
+    from assay.resources.wordnet import _POS_CODE, WordNet
+    wn = WordNet(wordnet_dir)
+    words = WORDS + ["geese", "churches", "men", "running", "bigger", "biggest", "quickli", "Paris", "paris",
+                     "axes", "leaves", "was", "better", "dying", "news", "", "s", "ing", "blork", "well"]
+    for word in words:
+        want = {o * 4 + code for pos, code in _POS_CODE.items() for base in wn.morphy(word.lower(), pos)
+                for o in wn.index[pos][base]}
+        assert wn.synset_keys(word) == want, word
+        assert wn.listed(word) == bool(wn.keys_with_lemma(word)), word

@@ -88,3 +88,15 @@ def test_compiled_pick_best_equals_the_pure_one(monkeypatch: pytest.MonkeyPatch)
         want = best.pick_best(stats, units, params)
         monkeypatch.undo()
         assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
+
+
+def test_snapshots_tell_segment_shapes_apart() -> None:
+    """Two corpora have equal snapshots exactly when they are equal segment by segment (a string is
+    not its one-token list, tokens do not move between segments, None is not an empty list)."""
+    variants = [[["a", "b"], ["c"]], [["a"], ["b", "c"]], [("a", "b"), ("c",)], ["a b", ["c"]], [["a b"], ["c"]],
+                [["a", "b"], None], [["a", "b"], []], [["a", "b"], ["c"], []], ["a b", "c"]]
+    for x in variants:
+        for y in variants:
+            same = [list(s) if isinstance(s, tuple) else s for s in x] == \
+                   [list(s) if isinstance(s, tuple) else s for s in y]
+            assert (pair_cache.snapshot(x, [x]) == pair_cache.snapshot(y, [y])) == same, (x, y)

@@ -75,17 +75,20 @@ class WordNet:
         self._keys: dict[str, frozenset[int]] = {}
         self._keys_iterated: dict[str, frozenset[int]] = {}
         self._by_lemma: dict[str, tuple[int, ...]] = {}
-        self._spelling: dict[str, tuple[int, ...]] = {}
         self._all: frozenset[str] | None = None
         #: per POS: (index, exceptions, POS number, rule suffixes, rules), for the lookups
         self._plan = tuple((self.index[pos], self.exceptions[pos], code, ends, rules)
                            for pos, code, ends, rules in _PLAN)
+        self._indexes = tuple(self.index.values())
+        self._index_codes = tuple((self.index[pos], code) for pos, code, _, _ in _PLAN)
+        self._exception_words: frozenset[str] = frozenset()
         cache = _cache_file(self.dir)
         loaded = _read_cache(cache) if cache is not None else None
         if loaded is not None:
             for pos in POS_FILES:
                 self.index[pos].update(loaded[0][pos])
                 self.exceptions[pos].update(loaded[1][pos])
+            self._exception_words = frozenset().union(*self.exceptions.values())
             return
         for pos, name in POS_FILES.items():
             self._load_index(pos, self.dir / f"index.{name}")
@@ -96,6 +99,7 @@ class WordNet:
                     terms = line.split()
                     if terms:
                         table[terms[0]] = tuple(terms[1:])
+        self._exception_words = frozenset().union(*self.exceptions.values())
         if cache is not None:
             _write_cache(cache, (self.index, self.exceptions))
 
@@ -207,6 +211,15 @@ class WordNet:
         if cached is not None:
             return cached
         lemma = word.lower()
+        if lemma not in self._exception_words and not lemma.endswith(_ALL_RULE_ENDS):
+            # no exception and no rule applies in any POS: the synsets of the word itself
+            n, v, a, r = self._indexes
+            if lemma not in n and lemma not in v and lemma not in a and lemma not in r:
+                self._keys[word] = _NO_KEYS
+                return _NO_KEYS
+            result = self._keys[word] = frozenset(
+                [o * 4 + code for index, code in self._index_codes for o in index.get(lemma, ())])
+            return result
         keys: set[int] = set()
         for index, exceptions, code, ends, rules in self._plan:
             exc = exceptions.get(lemma)
@@ -236,6 +249,12 @@ class WordNet:
             cached = self._keys_iterated[word] = frozenset(keys) if keys else _NO_KEYS
         return cached
 
+    def listed(self, name: str) -> bool:
+        """Whether ``name.lower()`` is an index entry of some POS (:meth:`keys_with_lemma` is not empty)."""
+        low = name.lower()
+        n, v, a, r = self._indexes
+        return low in n or low in v or low in a or low in r
+
     def keys_with_lemma(self, name: str) -> tuple[int, ...]:
         """Keys of every synset listing ``name.lower()`` in the index, any POS. A synset spelling a
         lemma name ``w`` is always listed under ``w.lower()`` (wndb(5WN); checked on all 206,978
@@ -251,17 +270,14 @@ class WordNet:
             cached = self._by_lemma[name] = tuple(out)
         return cached
 
-    def keys_spelling(self, name: str) -> tuple[int, ...]:
-        """Keys of the synsets that have a lemma spelled exactly ``name`` (their lines are read once)."""
-        cached = self._spelling.get(name)
-        if cached is None:
-            cached = self._spelling[name] = tuple(
-                key for key in self.keys_with_lemma(name) if name in self._lemma_names(_CODE_POS[key & 3], key >> 2))
-        return cached
+    def spells(self, key: int, name: str) -> bool:
+        """Whether the synset ``key`` (``offset * 4 + POS number``) has a lemma spelled exactly ``name``."""
+        return name in self._lemma_names(_CODE_POS[key & 3], key >> 2)
 
 
 #: per POS, the suffixes any rule detaches (a quick pre-test)
 _RULE_ENDS = {pos: tuple({old for old, _ in rules}) for pos, rules in RULES.items()}
+_ALL_RULE_ENDS = tuple({old for ends in _RULE_ENDS.values() for old in ends})
 _POS_CODE = {"n": 0, "v": 1, "a": 2, "r": 3}
 _CODE_POS = {code: pos for pos, code in _POS_CODE.items()}
 _NO_KEYS: frozenset[int] = frozenset()

@@ -19,6 +19,8 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+from assay.text._code_counts cimport count_codes
+
 
 def split_encode(list strings, dict vocab):
     """``(ids, offsets)`` of the whitespace-separated tokens of ``strings`` (new tokens get ``len(vocab)``)."""
@@ -123,15 +125,7 @@ def cider_sums_into(const int32_t[:, ::1] codes, const int64_t[::1] offsets, Py_
         for i in range(n_img):
             for n in range(max_order):
                 base = bases[n]
-                n_h = 0
-                for p in range(offsets[i], offsets[i + 1]):
-                    c = codes[n, p]
-                    if c < 0:
-                        break
-                    if h_cnt[c] == 0:
-                        h_list[n_h] = c
-                        n_h += 1
-                    h_cnt[c] += 1
+                n_h = count_codes(&codes[n, 0], offsets[i], offsets[i + 1], h_cnt, h_list, NULL)
                 s = 0.0
                 for k in range(n_h):
                     c = h_list[k]
@@ -142,15 +136,7 @@ def cider_sums_into(const int32_t[:, ::1] codes, const int64_t[::1] offsets, Py_
                 total = 0.0
                 for j in range(ref_start[i], ref_start[i + 1]):
                     cap = n_img + j
-                    n_r = 0
-                    for p in range(offsets[cap], offsets[cap + 1]):
-                        c = codes[n, p]
-                        if c < 0:
-                            break
-                        if r_cnt[c] == 0:
-                            r_list[n_r] = c
-                            n_r += 1
-                        r_cnt[c] += 1
+                    n_r = count_codes(&codes[n, 0], offsets[cap], offsets[cap + 1], r_cnt, r_list, NULL)
                     s = 0.0
                     for k in range(n_r):
                         c = r_list[k]

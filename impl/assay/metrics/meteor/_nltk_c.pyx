@@ -1,11 +1,13 @@
 """Compiled twin of the alignment of :mod:`assay.metrics.meteor.nltk_rows` (``algorithm=nltk``),
 one hypothesis/reference pair (a *unit*) at a time, equal to the pure path exactly.
 
-:func:`exact_stem` runs the first two stages on word ids: hypothesis positions from the last, each
-taking the highest unused reference position with an equal id (exact), then with an equal stem id
-among the leftovers (stem). Equal ids are found through a per-unit open-addressing table whose
-entries are stacks of reference positions (the highest on top), so a unit costs O(H + R). It
-returns the pairs and the stage-3 leftovers (positions ascending, with their stage-3 word ids).
+:func:`word_ids` interns the tokens (lowercased when asked). :func:`exact_pass` and :func:`stem_pass`
+run the first two stages on word ids: hypothesis positions from the last, each taking the highest
+unused reference position with an equal id (exact), then with an equal stem id among the leftovers
+(stem; the stems of the exact stage's leftover words are computed in between, in one batch). Equal
+ids are found through a per-unit open-addressing table whose entries are stacks of reference
+positions (the highest on top), so a unit costs O(H + R). :func:`stem_pass` returns the pairs and
+the stage-3 leftovers (positions ascending, with their stage-3 word ids).
 
 :func:`synonym_score` runs the synonym stage on those leftovers given the synonym relation (sorted
 keys ``h * n + r`` of related stage-3 word ids, built in Python from WordNet): hypothesis from the
@@ -19,6 +21,38 @@ from libc.stdlib cimport free, realloc
 from libc.math cimport pow
 
 import numpy as np
+
+
+def word_ids(list token_lists, bint lowercase):
+    """:func:`nltk_rows._word_ids` in one pass: every token's id (its lowercased form's first-seen
+    rank), without a flat copy of the tokens. Each distinct raw token is looked at (type check,
+    lowercasing) once. ``(None, ...)`` when a token is unhashable or not a string."""
+    cdef dict raw = {}, index = {}
+    cdef list words = []
+    cdef Py_ssize_t total = 0, k = 0
+    cdef object seg, tok, got, low
+    for seg in token_lists:
+        total += len(seg)
+    ids_a = np.empty(total, dtype=np.int64)
+    cdef int64_t[::1] ids = ids_a
+    for seg in token_lists:
+        for tok in seg:
+            try:
+                got = raw.get(tok)
+            except TypeError:                # unhashable token
+                return None, np.empty(0, dtype=np.int64)
+            if got is None:
+                if not isinstance(tok, str):
+                    return None, ids_a
+                low = tok.lower() if lowercase else tok
+                got = index.get(low)
+                if got is None:
+                    got = index[low] = len(words)
+                    words.append(low)
+                raw[tok] = got
+            ids[k] = <int64_t>got
+            k += 1
+    return words, ids_a
 
 
 cdef void* _grow(void* p, Py_ssize_t nbytes) except NULL:
@@ -162,42 +196,26 @@ cdef class _Work:
 cdef _Work _work = _Work()
 
 
-cdef inline int64_t _stem(int64_t* stem_of, int64_t word, object stem_id) except -1:
-    """The stem id of ``word``, asked of ``stem_id`` the first time (−1 = not known yet)."""
-    if stem_of[word] < 0:
-        stem_of[word] = stem_id(word)
-    return stem_of[word]
+def exact_pass(const int64_t[::1] hw, const int64_t[::1] h_off, const int64_t[::1] rw, const int64_t[::1] r_off):
+    """Stage 1 of every unit ``u`` (hypothesis ``hw[h_off[u]:h_off[u+1]]``, reference
+    ``rw[r_off[u]:r_off[u+1]]``): equal word ids.
 
-
-def exact_stem(const int64_t[::1] hw, const int64_t[::1] h_off, const int64_t[::1] rw,
-               const int64_t[::1] r_off, int64_t[::1] stem_of, object stem_id, bint stem, bint after_exact):
-    """Stages 1-2 of every unit ``u`` (hypothesis ``hw[h_off[u]:h_off[u+1]]``, reference
-    ``rw[r_off[u]:r_off[u+1]]``). ``stem_of[w]`` is the stem id of word id ``w``, −1 until
-    ``stem_id(w)`` is called for it (only words left by the exact stage are stemmed).
-
-    Returns ``(ph, pr, pair_off, lh, lhs, lh_off, lr, lrs, lr_off)``: the pairs (positions in the
-    unit, in the order made) and the stage-3 leftovers with their stage-3 ids (stems, or the words
-    with ``after_exact`` / without the stem stage), only for units with leftovers on both sides."""
+    Returns ``(ph, pr, pair_off, lh, lh_off, lr, lr_off)``: the pairs (positions in the unit, in the
+    order made) and the leftovers (ascending positions), only for units with leftovers on both
+    sides (the others have no later stage)."""
     cdef _Work w = _work
-    cdef Py_ssize_t U = r_off.shape[0] - 1, u, k, H, R, n, nh1, nr1, nh2, nr2, np_, nlh = 0, nlr = 0
-    cdef Py_ssize_t total_h = hw.shape[0], total_r = rw.shape[0]
+    cdef Py_ssize_t U = r_off.shape[0] - 1, u, k, H, R, np_, nh1, nr1, nlh = 0, nlr = 0
     cdef const int64_t* hu
     cdef const int64_t* ru
-    cdef int32_t* sh
-    cdef int32_t* sr
-    cdef bint words
-    cdef int64_t* stems = &stem_of[0] if stem_of.shape[0] else NULL
-    ph_a = np.empty(total_h, dtype=np.int32)
-    pr_a = np.empty(total_h, dtype=np.int32)
+    ph_a = np.empty(hw.shape[0], dtype=np.int32)
+    pr_a = np.empty(hw.shape[0], dtype=np.int32)
     pair_off_a = np.zeros(U + 1, dtype=np.int64)
-    lh_a = np.empty(total_h, dtype=np.int32)
-    lhs_a = np.empty(total_h, dtype=np.int64)
+    lh_a = np.empty(hw.shape[0], dtype=np.int32)
     lh_off_a = np.zeros(U + 1, dtype=np.int64)
-    lr_a = np.empty(total_r, dtype=np.int32)
-    lrs_a = np.empty(total_r, dtype=np.int64)
+    lr_a = np.empty(rw.shape[0], dtype=np.int32)
     lr_off_a = np.zeros(U + 1, dtype=np.int64)
     cdef int32_t[::1] ph = ph_a, pr = pr_a, lh = lh_a, lr = lr_a
-    cdef int64_t[::1] pair_off = pair_off_a, lh_off = lh_off_a, lr_off = lr_off_a, lhs = lhs_a, lrs = lrs_a
+    cdef int64_t[::1] pair_off = pair_off_a, lh_off = lh_off_a, lr_off = lr_off_a
     for u in range(U):
         H = h_off[u + 1] - h_off[u]
         R = r_off[u + 1] - r_off[u]
@@ -211,39 +229,97 @@ def exact_stem(const int64_t[::1] hw, const int64_t[::1] h_off, const int64_t[::
             w.pos_r[k] = <int32_t>k
             w.kr[k] = ru[k]
         np_ = w.equal_stage(H, R, 0, &nh1, &nr1)
-        sh, sr = w.left_h, w.left_r          # stage-3 input: the exact leftovers, as words ...
-        nh2, nr2 = nh1, nr1
-        words = True
-        if stem and nh1 and nr1:
-            w.left_h, w.left_h2 = w.left_h2, w.left_h
-            w.left_r, w.left_r2 = w.left_r2, w.left_r
-            for k in range(nh1):
-                w.pos_h[k] = w.left_h2[k]
-                w.kh[k] = _stem(stems, hu[w.left_h2[k]], stem_id)
-            for k in range(nr1):
-                w.pos_r[k] = w.left_r2[k]
-                w.kr[k] = _stem(stems, ru[w.left_r2[k]], stem_id)
-            np_ = w.equal_stage(nh1, nr1, np_, &nh2, &nr2)
-            if after_exact:                  # ... or the exact leftovers (NLTK 3.5) ...
-                sh, sr, nh2, nr2 = w.left_h2, w.left_r2, nh1, nr1
-            else:                            # ... or the stem leftovers, as stems
-                sh, sr = w.left_h, w.left_r
-                words = False
         for k in range(np_):
             ph[pair_off[u] + k] = w.ph[k]
             pr[pair_off[u] + k] = w.pr[k]
         pair_off[u + 1] = pair_off[u] + np_
-        if nh2 and nr2:
-            for k in range(nh2):
-                lh[nlh] = sh[k]
-                lhs[nlh] = hu[sh[k]] if words else stems[hu[sh[k]]]
-                nlh += 1
-            for k in range(nr2):
-                lr[nlr] = sr[k]
-                lrs[nlr] = ru[sr[k]] if words else stems[ru[sr[k]]]
-                nlr += 1
+        if nh1 and nr1:
+            for k in range(nh1):
+                lh[nlh + k] = w.left_h[k]
+            for k in range(nr1):
+                lr[nlr + k] = w.left_r[k]
+            nlh += nh1
+            nlr += nr1
         lh_off[u + 1] = nlh
         lr_off[u + 1] = nlr
+    return ph_a, pr_a, pair_off_a, lh_a[:nlh], lh_off_a, lr_a[:nlr], lr_off_a
+
+
+def stem_pass(const int64_t[::1] hw, const int64_t[::1] h_off, const int64_t[::1] rw, const int64_t[::1] r_off,
+              const int32_t[::1] ph, const int32_t[::1] pr, const int64_t[::1] pair_off,
+              const int32_t[::1] lh, const int64_t[::1] lh_off, const int32_t[::1] lr, const int64_t[::1] lr_off,
+              const int64_t[::1] stem_of, bint stem, bint after_exact):
+    """Stage 2 on :func:`exact_pass`'s leftovers (when ``stem``): equal stem ids ``stem_of[word]``
+    (known for every leftover word). Returns ``(ph, pr, pair_off, lh, lhs, lh_off, lr, lrs,
+    lr_off)``: every pair so far (exact ones first) and the stage-3 leftovers with their stage-3 ids
+    (stems, or the words with ``after_exact`` / without the stem stage), only for units with
+    leftovers on both sides."""
+    cdef _Work w = _work
+    cdef Py_ssize_t U = r_off.shape[0] - 1, u, k, n0, np_, nh1, nr1, nh2, nr2, nlh = 0, nlr = 0, npairs = 0
+    cdef const int64_t* hu
+    cdef const int64_t* ru
+    cdef const int32_t* sh
+    cdef const int32_t* sr
+    cdef bint words
+    ph_a = np.empty(hw.shape[0], dtype=np.int32)
+    pr_a = np.empty(hw.shape[0], dtype=np.int32)
+    pair_off_a = np.zeros(U + 1, dtype=np.int64)
+    lh_a = np.empty(lh.shape[0], dtype=np.int32)
+    lhs_a = np.empty(lh.shape[0], dtype=np.int64)
+    lh_off_a = np.zeros(U + 1, dtype=np.int64)
+    lr_a = np.empty(lr.shape[0], dtype=np.int32)
+    lrs_a = np.empty(lr.shape[0], dtype=np.int64)
+    lr_off_a = np.zeros(U + 1, dtype=np.int64)
+    cdef int32_t[::1] oph = ph_a, opr = pr_a, olh = lh_a, olr = lr_a
+    cdef int64_t[::1] opair_off = pair_off_a, olh_off = lh_off_a, olr_off = lr_off_a, lhs = lhs_a, lrs = lrs_a
+    for u in range(U):
+        n0 = pair_off[u + 1] - pair_off[u]
+        for k in range(n0):
+            oph[npairs + k] = ph[pair_off[u] + k]
+            opr[npairs + k] = pr[pair_off[u] + k]
+        npairs += n0
+        nh1 = lh_off[u + 1] - lh_off[u]
+        nr1 = lr_off[u + 1] - lr_off[u]
+        if nh1 == 0 or nr1 == 0:
+            opair_off[u + 1] = npairs
+            olh_off[u + 1] = nlh
+            olr_off[u + 1] = nlr
+            continue
+        hu = &hw[h_off[u]]
+        ru = &rw[r_off[u]]
+        sh, sr = &lh[lh_off[u]], &lr[lr_off[u]]     # stage-3 input: the exact leftovers, as words ...
+        nh2, nr2 = nh1, nr1
+        words = True
+        if stem:
+            w.reserve(nh1 if nh1 > nr1 else nr1)
+            for k in range(nh1):
+                w.pos_h[k] = sh[k]
+                w.kh[k] = stem_of[hu[sh[k]]]
+            for k in range(nr1):
+                w.pos_r[k] = sr[k]
+                w.kr[k] = stem_of[ru[sr[k]]]
+            np_ = w.equal_stage(nh1, nr1, 0, &nh2, &nr2)
+            for k in range(np_):
+                oph[npairs + k] = w.ph[k]
+                opr[npairs + k] = w.pr[k]
+            npairs += np_
+            if after_exact:                  # ... or the exact leftovers (NLTK 3.5) ...
+                nh2, nr2 = nh1, nr1
+            else:                            # ... or the stem leftovers, as stems
+                sh, sr = w.left_h, w.left_r
+                words = False
+        opair_off[u + 1] = npairs
+        if nh2 and nr2:
+            for k in range(nh2):
+                olh[nlh] = sh[k]
+                lhs[nlh] = hu[sh[k]] if words else stem_of[hu[sh[k]]]
+                nlh += 1
+            for k in range(nr2):
+                olr[nlr] = sr[k]
+                lrs[nlr] = ru[sr[k]] if words else stem_of[ru[sr[k]]]
+                nlr += 1
+        olh_off[u + 1] = nlh
+        olr_off[u + 1] = nlr
     return ph_a, pr_a, pair_off_a, lh_a[:nlh], lhs_a[:nlh], lh_off_a, lr_a[:nlr], lrs_a[:nlr], lr_off_a
 
 

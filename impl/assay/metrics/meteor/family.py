@@ -58,7 +58,8 @@ class Meteor(MetricFamily):
         if config.algorithm == "meteor-1.5":
             return [(v, partial(meteor15.components, row, config)) for v, row in zip(values, stats.rows.tolist())]
         cols = stats.rows.T.tolist()
-        return list(zip(values, map(nltk_rows.SentenceParts, cols[0], cols[1], cols[2], cols[3], repeat(config))))
+        return list(zip(values, map(partial, repeat(nltk_rows.components), cols[0], cols[1], cols[2], cols[3],
+                                    repeat(config))))
 
 
 FAMILY = Meteor()

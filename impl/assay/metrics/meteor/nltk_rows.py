@@ -43,7 +43,8 @@ stages pair equal strings, hypothesis from the last and reference from the highe
 which is the same as pairing the k-th occurrence from the end on both sides: a join on (pair,
 word, rank from the end), done with numpy sorts. The synonym stage builds the synonym relation
 between the words present from WordNet synset keys (index lookups; a data line is read only to
-check the exact spelling of a reference word; :func:`_synonym_relation`) and runs the greedy loop
+check the exact spelling of a reference word in a synset shared with a hypothesis word;
+:func:`_synonym_relation`) and runs the greedy loop
 in Python only over the pairs with a related candidate. Stems and WordNet answers are cached per
 process. When the compiled twin is built (:mod:`._nltk_c`, :func:`align_units_compiled`), the
 stages run pair by pair in C instead, on the same word ids and the same relation, and give the
@@ -54,7 +55,7 @@ so the corpus value, a sentence value (its own row) and a resample are all Σsco
 """
 from __future__ import annotations
 
-from itertools import chain, repeat
+from itertools import repeat
 from operator import itemgetter
 from types import ModuleType
 from typing import Any, Callable, Sequence
@@ -88,8 +89,8 @@ _STEM_TRIGGERS = frozenset("sdgylirnmectu")
 
 #: process-wide caches (pure functions of the word; synonyms per WordNet directory)
 _STEM_CACHES: dict[bool, dict[str, str]] = {}
-#: the compiled path's stem ids per ``stem_as_given``: word -> stem id, stem -> stem id, stems by id
-_STEM_IDS: dict[bool, tuple[dict[str, int], dict[str, int], list[str]]] = {}
+#: the compiled path's stem ids per ``stem_as_given``: word -> stem id, stem -> stem id (in id order)
+_STEM_IDS: dict[bool, tuple[dict[str, int], dict[str, int]]] = {}
 _SYN_CACHES: dict[Any, tuple[dict[str, frozenset[str]], dict[str, bool]]] = {}
 
 
@@ -261,18 +262,6 @@ def components(hyp_len: float, ref_len: float, matches: float, chunks: float, co
             "chunks": int(chunks), "matches": int(matches), "hyp_len": int(hyp_len), "ref_len": int(ref_len)}
 
 
-class SentenceParts:
-    """The components of one sentence row, built when asked (one small object per segment)."""
-
-    __slots__ = ("hyp_len", "ref_len", "matches", "chunks", "config")
-
-    def __init__(self, hyp_len: float, ref_len: float, matches: float, chunks: float, config: Config) -> None:
-        self.hyp_len, self.ref_len, self.matches, self.chunks, self.config = hyp_len, ref_len, matches, chunks, config
-
-    def __call__(self) -> dict[str, Any]:
-        return components(self.hyp_len, self.ref_len, self.matches, self.chunks, self.config)
-
-
 def _tokens(seg: Any, where: str) -> list[str]:
     if isinstance(seg, str):
         return seg.split()
@@ -306,8 +295,11 @@ def _token_lists(segs: Sequence[Any], where: Callable[[int], str], allow_none: b
 
     Only the containers are checked here (at C speed; per segment only to name a bad one); the
     tokens are checked once per distinct token by :func:`_word_ids`."""
+    allowed = _SEQ_OR_NONE if allow_none else _SEQ_TYPES
+    if set(map(type, segs)) <= allowed:         # token lists already (checked at C speed)
+        return list(segs)
     out = [s.split() if type(s) is str else s for s in segs]
-    if set(map(type, out)) <= (_SEQ_OR_NONE if allow_none else _SEQ_TYPES):
+    if set(map(type, out)) <= allowed:
         return out
     return [None if (s is None and allow_none) else _tokens(s, where(i)) for i, s in enumerate(segs)]
 
@@ -394,12 +386,12 @@ def _align_units(matcher: "_Matcher", words: list[str], hw: np.ndarray, rw: np.n
             h_idx, r_idx = exact_left
             s_words, h_s, r_s = words, hw[h_idx], rw[r_idx]
     if matcher.wordnet is not None and len(h_idx) and len(r_idx):
-        # reference candidates: words some synset spells (none with a "_": the synonym sets leave
-        # such names out, and an equal hypothesis word cannot be left over)
-        spelling = matcher.wordnet.keys_spelling
+        # reference candidates: words the WordNet index lists (none with a "_": the synonym sets
+        # leave such names out, and an equal hypothesis word cannot be left over)
+        listed = matcher.wordnet.listed
         uniq_r = np.unique(r_s)
         flags = np.zeros(len(s_words), dtype=bool)
-        flags[uniq_r] = [("_" not in w and bool(spelling(w))) for w in map(s_words.__getitem__, uniq_r.tolist())]
+        flags[uniq_r] = [("_" not in w and listed(w)) for w in map(s_words.__getitem__, uniq_r.tolist())]
         keep = flags[r_s]
         r_idx, r_s = r_idx[keep], r_s[keep]
         hm, rm = _both_sides(h_unit[h_idx], r_unit[r_idx], n_units)
@@ -422,31 +414,38 @@ def _align_units(matcher: "_Matcher", words: list[str], hw: np.ndarray, rw: np.n
 def _synonym_relation(matcher: "_Matcher", s_words: list[str], h_words: list[int], r_words: list[int]) -> np.ndarray:
     """Sorted keys ``h * len(s_words) + r`` of the related (hypothesis, reference) word ids among
     ``h_words`` x ``r_words``: r is a synonym of h when some synset of h (as ``synsets(h)`` finds
-    them) spells r, i.e. when the synset keys of h meet the keys of the synsets spelling r (a word
-    with ``_`` is never a synonym: the synonym sets leave such names out)."""
+    them) spells r exactly (a word with ``_`` is never a synonym: the synonym sets leave such names
+    out).
+
+    The synsets that can spell r are the index's entries for ``r.lower()``
+    (:meth:`~assay.resources.wordnet.WordNet.keys_with_lemma`, a superset), so candidates come from
+    the index alone: the synset keys of h meet those of r. Only a shared synset's data line is then
+    read, to check that it spells r exactly (``Paris`` is listed under ``paris``)."""
     n_s = len(s_words)
     wn = matcher.wordnet
     holders: dict[int, list[int]] = {}
     for rword in r_words:
         if "_" in s_words[rword]:
             continue
-        for key in wn.keys_spelling(s_words[rword]):
+        for key in wn.keys_with_lemma(s_words[rword]):
             lst = holders.get(key)
             if lst is None:
                 holders[key] = [rword]
             else:
                 lst.append(rword)
     held = set(holders)
-    synset_keys, iterate = wn.synset_keys, matcher.morphy_iterate
-    rel_list: list[int] = []
+    synset_keys, iterate, spells = wn.synset_keys, matcher.morphy_iterate, wn.spells
+    rel: set[int] = set()
     for hword in h_words:
         keys = synset_keys(s_words[hword], iterate)
         if keys.isdisjoint(held):
             continue
         base = hword * n_s
         for key in keys & held:
-            rel_list += [base + rword for rword in holders[key]]
-    return np.unique(np.array(rel_list, dtype=np.int64))
+            for rword in holders[key]:
+                if base + rword not in rel and spells(key, s_words[rword]):
+                    rel.add(base + rword)
+    return np.sort(np.fromiter(rel, np.int64, len(rel)))
 
 
 def _synonym_stage(matcher: "_Matcher", s_words: list[str], h_idx: np.ndarray, h_s: np.ndarray, hu: np.ndarray,
@@ -496,12 +495,13 @@ def _synonym_stage(matcher: "_Matcher", s_words: list[str], h_idx: np.ndarray, h
     return np.array(out_h, dtype=np.int64), np.array(out_r, dtype=np.int64)
 
 
-def _word_ids(tokens: list[Any], lowercase: bool) -> tuple[list[str] | None, np.ndarray]:
-    """Distinct words (lowercased when asked, in first-seen order) and the word id of every token;
-    ``(None, ...)`` when a token is not a string. Each distinct raw token is lowercased once."""
+def _word_ids(token_lists: list[Any], lowercase: bool) -> tuple[list[str] | None, np.ndarray]:
+    """Distinct words (lowercased when asked, in first-seen order) and the word id of every token of
+    ``token_lists``, list after list; ``(None, ...)`` when a token is not a string. Each distinct raw
+    token is lowercased once. (The compiled twin's ``word_ids`` does the same in one pass.)"""
     vocab: dict[Any, int] = {}
     try:
-        raw_ids = encode([tokens], vocab).ids
+        raw_ids = encode(token_lists, vocab).ids
     except TypeError:               # unhashable token
         return None, np.empty(0, dtype=np.int64)
     raw = list(vocab)
@@ -518,6 +518,32 @@ def _word_ids(tokens: list[Any], lowercase: bool) -> tuple[list[str] | None, np.
     return words, dense[raw_ids]
 
 
+def _distinct(ids: np.ndarray, n: int) -> list[int]:
+    """The distinct values of ``ids`` (word ids below ``n``), ascending: ``np.unique`` by a mask, in
+    linear time (and without the import of ``numpy.ma`` that a process's first ``np.unique`` makes)."""
+    seen = np.zeros(n, dtype=bool)
+    seen[ids] = True
+    return np.flatnonzero(seen).tolist()
+
+
+def _stem_ids(matcher: "_Matcher", words: list[str], hw: np.ndarray, h_off: np.ndarray, rw: np.ndarray,
+              r_off: np.ndarray, exact: tuple[np.ndarray, ...]) -> tuple[np.ndarray, list[str]]:
+    """``stem_of[word id]``: the process-wide stem id of every word the exact stage left (−1 for the
+    others; :data:`_STEM_IDS`), and the stems by id. ``exact``: the twin's ``exact_pass`` output.
+    Only words not stemmed before in this process are stemmed, in one batch."""
+    lh, lh_off, lr, lr_off = exact[3:]
+    left = np.concatenate([hw[np.repeat(h_off[:-1], np.diff(lh_off)) + lh],
+                           rw[np.repeat(r_off[:-1], np.diff(lr_off)) + lr]])
+    need = [words[w] for w in _distinct(left, len(words))]
+    by_word, by_stem = _STEM_IDS.setdefault(matcher.stem_as_given, ({}, {}))
+    new = [w for w in need if w not in by_word]
+    if new:
+        number = by_stem.setdefault          # a new stem gets the next id
+        by_word.update(zip(new, [number(s, len(by_stem)) for s in map(matcher.stem, new)]))
+    stem_of = np.fromiter(map(by_word.get, words, repeat(-1)), np.int64, len(words))
+    return stem_of, list(by_stem)
+
+
 def align_units_compiled(twin: ModuleType, matcher: "_Matcher", words: list[str], hw: np.ndarray, rw: np.ndarray,
                          h_len: np.ndarray, r_len: np.ndarray, config: Config
                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -530,37 +556,26 @@ def align_units_compiled(twin: ModuleType, matcher: "_Matcher", words: list[str]
     r_off = np.zeros(len(r_len) + 1, dtype=np.int64)
     np.cumsum(h_len, out=h_off[1:])
     np.cumsum(r_len, out=r_off[1:])
+    exact = twin.exact_pass(hw, h_off, rw, r_off)
     stem_of = np.empty(0, dtype=np.int64)
-    stem_id = None
     s_words = words
-    if matcher.stemmer is not None:     # process-wide stem ids (−1: not stemmed yet, asked of stem_id)
-        by_word, by_stem, stems = _STEM_IDS.setdefault(matcher.stem_as_given, ({}, {}, []))
-        stem_of = np.fromiter(map(by_word.get, words, repeat(-1)), np.int64, len(words))
-
-        def stem_id(word: int) -> int:
-            w = words[word]
-            s = matcher._stems.get(w) or matcher.stem(w)
-            got = by_stem.get(s)
-            if got is None:
-                got = by_stem[s] = len(stems)
-                stems.append(s)
-            by_word[w] = got
-            return got
+    if matcher.stemmer is not None:
+        stem_of, stems = _stem_ids(matcher, words, hw, h_off, rw, r_off, exact)
         if not matcher.after_exact:
             s_words = stems
-    ph, pr, pair_off, lh, lhs, lh_off, lr, lrs, lr_off = twin.exact_stem(
-        hw, h_off, rw, r_off, stem_of, stem_id, matcher.stemmer is not None, matcher.after_exact)
+    ph, pr, pair_off, lh, lhs, lh_off, lr, lrs, lr_off = twin.stem_pass(
+        hw, h_off, rw, r_off, *exact, stem_of, matcher.stemmer is not None, matcher.after_exact)
     rel = np.empty(0, dtype=np.int64)
     if matcher.wordnet is not None and len(lh):
-        # reference words some synset spells (none with "_"), then the hypothesis words of the pairs
-        # that have one of them left
-        spelling = matcher.wordnet.keys_spelling
-        r_words = [w for w in np.unique(lrs).tolist() if "_" not in s_words[w] and spelling(s_words[w])]
+        # reference words the WordNet index lists (none with "_"), then the hypothesis words of the
+        # pairs that have one of them left
+        listed = matcher.wordnet.listed
+        r_words = [w for w in _distinct(lrs, len(s_words)) if "_" not in s_words[w] and listed(s_words[w])]
         held = np.zeros(len(s_words), dtype=bool)
         held[r_words] = True
         pairs_with = np.zeros(len(lr_off) - 1, dtype=bool)
         pairs_with[np.repeat(np.arange(len(lr_off) - 1), np.diff(lr_off))[held[lrs]]] = True
-        h_words = np.unique(lhs[pairs_with[np.repeat(np.arange(len(lh_off) - 1), np.diff(lh_off))]]).tolist()
+        h_words = _distinct(lhs[pairs_with[np.repeat(np.arange(len(lh_off) - 1), np.diff(lh_off))]], len(s_words))
         rel = _synonym_relation(matcher, s_words, h_words, r_words)
     return twin.synonym_score(ph, pr, pair_off, lh, lhs, lh_off, lr, lrs, lr_off, rel, len(s_words),
                               np.ascontiguousarray(h_len, dtype=np.int64), np.ascontiguousarray(r_len, dtype=np.int64),
@@ -634,9 +649,7 @@ def _pair_stats(matcher: _Matcher, hyps: Segments, refs: Refs, config: Config, t
     n_units = len(unit_seg)
     h_len = np.fromiter(map(len, hyp_lists), np.int64, n)
     r_len = np.fromiter(map(len, unit_refs), np.int64, n_units)
-    h_flat = list(chain.from_iterable(hyp_lists))
-    tokens = h_flat + list(chain.from_iterable(unit_refs))
-    words, ids = _word_ids(tokens, config.lowercase)
+    words, ids = (_word_ids if twin is None else twin.word_ids)(hyp_lists + unit_refs, config.lowercase)
     if words is None:     # a token that is not a string: name the segment
         for i, seg in enumerate(hyps):
             _tokens(seg, f"segment {i + 1}")
@@ -645,7 +658,8 @@ def _pair_stats(matcher: _Matcher, hyps: Segments, refs: Refs, config: Config, t
                 if seg is not None:
                     _tokens(seg, f"reference stream {k + 1}, segment {i + 1}")
         raise InputError("expected strings or lists of string tokens")
-    hw, rw = ids[:len(h_flat)], ids[len(h_flat):]
+    n_h_tokens = int(h_len.sum())
+    hw, rw = ids[:n_h_tokens], ids[n_h_tokens:]
     if n_units != n:
         h_idx, _ = _ranges((np.cumsum(h_len) - h_len)[unit_seg], h_len[unit_seg])
         hw = hw[h_idx]

@@ -10,13 +10,14 @@ costs a re-scoring of the pairs and a new choice of the best reference, not a ne
 
 A hit needs the same matching key (the caller's: matching knobs, resolved resource directories,
 which engine) and the same hypotheses and reference streams, compared element by element against a
-snapshot taken when the entry was stored (token lists as tuples, so a list changed in place is a
+snapshot taken when the entry was stored (token lists copied, so a list changed in place is a
 miss). Bounded: the :data:`ENTRIES` most recently used corpora and :data:`MAX_NUMBERS` stored
 numbers in all (8 bytes each); a larger corpus is not stored.
 """
 from __future__ import annotations
 
 from collections import OrderedDict
+from itertools import chain
 from threading import Lock
 from typing import Any, Hashable, Sequence
 
@@ -29,13 +30,25 @@ _ENTRIES: "OrderedDict[Hashable, tuple[Any, Any, tuple[Any, ...]]]" = OrderedDic
 _LOCK = Lock()
 
 
-def _frozen(seg: Any) -> Any:
-    return seg if isinstance(seg, str) or seg is None else tuple(seg)
+_LISTS = frozenset((list, tuple))
+_TEXT, _MISSING = -1, -2
 
 
-def snapshot(hyps: Sequence[Any], refs: Sequence[Sequence[Any]]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """The corpus as nested tuples (strings kept, token lists made tuples): what a hit must equal."""
-    return tuple(map(_frozen, hyps)), tuple(tuple(map(_frozen, stream)) for stream in refs)
+def _frozen(segs: Sequence[Any]) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+    """One stream as two tuples: each segment's shape (its token count, :data:`_TEXT` for a string,
+    :data:`_MISSING` for None) and every string and token in order. Two streams are equal element by
+    element exactly when these are; two tuples are kept instead of one per segment (a few large
+    objects for the garbage collector to traverse, not tens of thousands of small ones)."""
+    if set(map(type, segs)) <= _LISTS:          # token lists only (the common case)
+        return tuple(map(len, segs)), tuple(chain.from_iterable(segs))
+    shape = tuple(_TEXT if isinstance(s, str) else _MISSING if s is None else len(s) for s in segs)
+    flat = tuple(chain.from_iterable((s,) if isinstance(s, str) else () if s is None else s for s in segs))
+    return shape, flat
+
+
+def snapshot(hyps: Sequence[Any], refs: Sequence[Sequence[Any]]) -> tuple[Any, tuple[Any, ...]]:
+    """The corpus as tuples (:func:`_frozen` per stream; token lists copied): what a hit must equal."""
+    return _frozen(hyps), tuple(map(_frozen, refs))
 
 
 def get(key: Hashable, hyps: Sequence[Any], refs: Sequence[Sequence[Any]]) -> tuple[Any, ...] | None:

@@ -17,6 +17,8 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+from assay.text._code_counts cimport count_codes
+
 
 def log2_ratios_into(const int64_t[::1] num, const int64_t[::1] den, double ln2, double[::1] out):
     """``out[i] = log(num[i] / den[i]) / ln2`` where ``den[i] > 0`` (else left as it is)."""
@@ -34,7 +36,7 @@ def nist_sums_into(const int32_t[:, ::1] codes, const int64_t[::1] offsets, Py_s
     cdef int max_order = codes.shape[0], n, cur, prv
     cdef Py_ssize_t s, r, k, p, cap, n_h, n_r, n_s, slots = max(max_codes, 1), width = max(longest, 1)
     cdef int32_t c, hc, clipped, best
-    cdef int64_t count
+    cdef Py_ssize_t count
     cdef double w_corpus, w_seg, numer, sum_i, sum_s
     cdef double[:, ::1] u_info, u_seg
     cdef double[:, :, ::1] r_info, r_seg
@@ -73,31 +75,13 @@ def nist_sums_into(const int32_t[:, ::1] codes, const int64_t[::1] offsets, Py_s
                 cur = n & 1
                 prv = 1 - cur
                 # the hypothesis's distinct n-grams, in order of first occurrence
-                n_h = 0
-                count = 0
-                for p in range(offsets[s], offsets[s + 1]):
-                    c = codes[n, p]
-                    if c < 0:
-                        break
-                    if h_cnt[c] == 0:
-                        h_list[n_h] = c
-                        n_h += 1
-                    h_cnt[c] += 1
-                    count += 1
+                n_h = count_codes(&codes[n, 0], offsets[s], offsets[s + 1], h_cnt, h_list, &count)
                 total[s, n] = <double>count
                 # each reference's counts of them, and the counts over the segment's references
                 n_s = 0
                 for r in range(n_refs):
                     cap = (r + 1) * n_seg + s
-                    n_r = 0
-                    for p in range(offsets[cap], offsets[cap + 1]):
-                        c = codes[n, p]
-                        if c < 0:
-                            break
-                        if r_cnt[c] == 0:
-                            r_list[n_r] = c
-                            n_r += 1
-                        r_cnt[c] += 1
+                    n_r = count_codes(&codes[n, 0], offsets[cap], offsets[cap + 1], r_cnt, r_list, NULL)
                     for k in range(n_h):
                         in_ref[r * n_h + k] = r_cnt[h_list[k]]
                     for k in range(n_r):

@@ -416,7 +416,7 @@ def first_best(const double[::1] values, const int64_t[::1] units):
 
 
 cdef class Aligner:
-    """The corpus's words, the paraphrase index and the parameters; :meth:`best_rows` and :meth:`units`."""
+    """The corpus's words, the paraphrase index and the parameters; :meth:`unit_rows` and :meth:`units`."""
 
     cdef const unsigned char* blob
     cdef bytes blob_ref
@@ -1043,46 +1043,37 @@ cdef class Aligner:
             s[i] = <double>self.stats[i]
         return _score_of(s, self.alpha, self.beta, self.gamma, self.delta, self.weights)
 
-    cdef double _unit(self, const int64_t* hyp, int32_t H, const int64_t* ref, int32_t R) except? -1.0:
-        cdef Py_ssize_t n = self._candidates(hyp, H, ref, R)
-        self._resolve(n, H, R)
+    cdef const int64_t* _hypothesis(self, const int64_t[::1] hyp_ids, const int64_t[::1] hyp_off, Py_ssize_t s,
+                                    int32_t* H) except? NULL:
+        """Segment s's hypothesis (``H``: its length), its phrases found first when paraphrases are on."""
+        cdef const int64_t* hyp = &hyp_ids[0] + hyp_off[s] if hyp_ids.shape[0] else NULL
+        H[0] = <int32_t>(hyp_off[s + 1] - hyp_off[s])
+        if self.para:
+            self._phrases(&self.hyp_side, hyp, H[0])
+        return hyp
+
+    cdef int _aligned(self, const int64_t* hyp, int32_t H, const int64_t[::1] ref_ids, const int64_t[::1] ref_off,
+                      Py_ssize_t u, list matches=None) except -1:
+        """``hyp`` aligned with unit u's reference (``ref_ids[ref_off[u]:ref_off[u+1]]``): candidates,
+        the chosen matches (appended to ``matches`` as (h, hl, r, rl, module), in the order of
+        :func:`align.resolve`, when a list is given), then their 23 statistics (:meth:`_stats`, which
+        sorts ``chosen``). Returns 1 when the pair is beyond the rank key's bounds (``too_large``:
+        nothing more is computed), else 0."""
+        cdef const int64_t* ref = &ref_ids[0] + ref_off[u] if ref_ids.shape[0] else NULL
+        cdef int32_t R = <int32_t>(ref_off[u + 1] - ref_off[u])
+        cdef Py_ssize_t k
+        cdef const Cand* m
+        self._resolve(self._candidates(hyp, H, ref, R), H, R)
+        if self.too_large:
+            return 1
+        if matches is not None:
+            for k in range(self.n_chosen):
+                m = &self.lists[self.chosen[k]]
+                matches.append((m.h, m.hl, m.r, m.rl, m.mod))
         self._stats(hyp, H, ref, R)
-        return self._score()
+        return 0
 
     # ------------------------------------------------------------------ corpus entry points
-    def best_rows(self, const int64_t[::1] hyp_ids, const int64_t[::1] hyp_off, const int64_t[::1] ref_ids,
-                  const int64_t[::1] ref_off, const int64_t[::1] units):
-        """(S×23 statistics, S scores, segments left to the pure path) of each segment's first best
-        reference; segment s's references are units ``units[s]..units[s+1]−1``
-        (``ref_ids[ref_off[u]:ref_off[u+1]]``). A segment with a pair beyond the rank key's bounds
-        (:func:`_key`) is listed instead of computed."""
-        cdef Py_ssize_t S = units.shape[0] - 1, s, u, k
-        out = np.zeros((S, 23), dtype=np.float64)
-        values = np.zeros(S, dtype=np.float64)
-        cdef double[:, ::1] o = out
-        cdef double[::1] val = values
-        cdef double v, best = 0.0
-        cdef const int64_t* hyp
-        cdef int32_t H
-        left = []
-        for s in range(S):
-            hyp = &hyp_ids[0] + hyp_off[s] if hyp_ids.shape[0] else NULL
-            H = <int32_t>(hyp_off[s + 1] - hyp_off[s])
-            if self.para:
-                self._phrases(&self.hyp_side, hyp, H)
-            for u in range(units[s], units[s + 1]):
-                v = self._unit(hyp, H, &ref_ids[0] + ref_off[u] if ref_ids.shape[0] else NULL,
-                               <int32_t>(ref_off[u + 1] - ref_off[u]))
-                if self.too_large:
-                    left.append(s)
-                    break
-                if u == units[s] or v > best:
-                    best = v
-                    for k in range(23):
-                        o[s, k] = <double>self.stats[k]
-            val[s] = best
-        return out, values, left
-
     def unit_rows(self, const int64_t[::1] hyp_ids, const int64_t[::1] hyp_off, const int64_t[::1] ref_ids,
                   const int64_t[::1] ref_off, const int64_t[::1] units):
         """(U×23 statistics of every hypothesis/reference pair, segments left to the pure path): segment
@@ -1092,24 +1083,14 @@ cdef class Aligner:
         out = np.zeros((units[S], 23), dtype=np.float64)
         cdef double[:, ::1] o = out
         cdef const int64_t* hyp
-        cdef const int64_t* ref
-        cdef int32_t H, R
-        cdef Py_ssize_t n
+        cdef int32_t H
         left = []
         for s in range(S):
-            hyp = &hyp_ids[0] + hyp_off[s] if hyp_ids.shape[0] else NULL
-            H = <int32_t>(hyp_off[s + 1] - hyp_off[s])
-            if self.para:
-                self._phrases(&self.hyp_side, hyp, H)
+            hyp = self._hypothesis(hyp_ids, hyp_off, s, &H)
             for u in range(units[s], units[s + 1]):
-                ref = &ref_ids[0] + ref_off[u] if ref_ids.shape[0] else NULL
-                R = <int32_t>(ref_off[u + 1] - ref_off[u])
-                n = self._candidates(hyp, H, ref, R)
-                self._resolve(n, H, R)
-                if self.too_large:
+                if self._aligned(hyp, H, ref_ids, ref_off, u):
                     left.append(s)
                     break
-                self._stats(hyp, H, ref, R)
                 for k in range(23):
                     o[u, k] = <double>self.stats[k]
         return out, left
@@ -1118,31 +1099,16 @@ cdef class Aligner:
               const int64_t[::1] ref_off, const int64_t[::1] units):
         """[(matches, statistics, score)] of every unit in order; matches as (h, hl, r, rl, module)
         in the order of :func:`align.resolve` (for the tests)."""
-        cdef Py_ssize_t S = units.shape[0] - 1, s, u, k, n
+        cdef Py_ssize_t S = units.shape[0] - 1, s, u, k
         cdef const int64_t* hyp
-        cdef const int64_t* ref
-        cdef int32_t H, R
-        cdef double v
-        cdef const Cand* m
+        cdef int32_t H
         out = []
         for s in range(S):
-            hyp = &hyp_ids[0] + hyp_off[s] if hyp_ids.shape[0] else NULL
-            H = <int32_t>(hyp_off[s + 1] - hyp_off[s])
-            if self.para:
-                self._phrases(&self.hyp_side, hyp, H)
+            hyp = self._hypothesis(hyp_ids, hyp_off, s, &H)
             for u in range(units[s], units[s + 1]):
-                ref = &ref_ids[0] + ref_off[u] if ref_ids.shape[0] else NULL
-                R = <int32_t>(ref_off[u + 1] - ref_off[u])
-                n = self._candidates(hyp, H, ref, R)
-                self._resolve(n, H, R)
-                if self.too_large:
-                    raise OverflowError("a pair beyond the rank key's bounds (the pure path computes it)")
                 matches = []
-                for k in range(self.n_chosen):
-                    m = &self.lists[self.chosen[k]]
-                    matches.append((m.h, m.hl, m.r, m.rl, m.mod))
-                self._stats(hyp, H, ref, R)
-                v = self._score()
-                out.append((matches, [float(self.stats[k]) for k in range(23)], v))
+                if self._aligned(hyp, H, ref_ids, ref_off, u, matches):
+                    raise OverflowError("a pair beyond the rank key's bounds (the pure path computes it)")
+                out.append((matches, [float(self.stats[k]) for k in range(23)], self._score()))
         return out
 

@@ -82,10 +82,19 @@ def pair_rows(hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]], res: Res
     if _compiled is None:
         return _pair_rows_py(hyps, refs, res, modules, beam, units), units
     aligner, sides = prepare(_compiled, hyps, refs, res, modules, beam, _NO_PARAMS)
+    return twin_pair_rows(aligner, sides, hyps, refs, res, modules, beam), units
+
+
+def twin_pair_rows(aligner: Any, sides: tuple[np.ndarray, ...], hyps: Sequence[Tokens],
+                   refs: Sequence[Sequence[Tokens]], res: Resources, modules: Sequence[int], beam: int) -> np.ndarray:
+    """The twin's :func:`pair_rows` statistics (``aligner``, ``sides``: :func:`prepare`), with the
+    segments it leaves (a pair too long for its rank keys, :func:`._best_c._key`) aligned by the
+    pure path."""
+    units = sides[-1]
     stats, left = aligner.unit_rows(*sides)
     for s in left:
         stats[units[s]:units[s + 1]] = _pair_rows_py([hyps[s]], [refs[s]], res, modules, beam, units[s:s + 2] - units[s])
-    return stats, units
+    return stats
 
 
 def _pair_rows_py(hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]], res: Resources, modules: Sequence[int],
@@ -123,13 +132,9 @@ _NO_PARAMS: Params = (0.9, 3.0, 0.5, 0.75, (1.0, 0.6, 0.8, 0.6))   # the twin's 
 
 def complete(aligner: Any, sides: tuple[np.ndarray, ...], hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]],
              res: Resources, modules: Sequence[int], beam: int, params: Params) -> tuple[np.ndarray, np.ndarray]:
-    """The twin's rows, with the segments it leaves (a pair too long for its rank keys,
-    :func:`._best_c._key`) computed by :func:`best_rows_py`."""
-    stats, values, left = aligner.best_rows(*sides)
-    for s in left:
-        one_stats, one_value = best_rows_py([hyps[s]], [refs[s]], res, modules, beam, params)
-        stats[s], values[s] = one_stats[0], one_value[0]
-    return stats, values
+    """:func:`best_rows` through a given ``aligner`` (for the tests): :func:`pick_best` of
+    :func:`twin_pair_rows`."""
+    return pick_best(twin_pair_rows(aligner, sides, hyps, refs, res, modules, beam), sides[-1], params)
 
 
 def prepare(twin: ModuleType, hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]], res: Resources,
