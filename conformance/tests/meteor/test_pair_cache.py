@@ -1,4 +1,4 @@
-"""METEOR's per-pair cache (:mod:`assay.metrics.meteor.pair_cache`): a configuration that differs only
+"""METEOR's per-pair cache (:mod:`assay.core.corpus_cache`): a configuration that differs only
 in α, β, γ (δ, module weights) re-scores the cached pairs; its rows must equal the rows of a fresh
 alignment bit for bit, and the cache must miss when the text changes (a token list changed in place)."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from assay.core.errors import MissingDependencyError
 from assay.engine.api import make_config
 from assay.engine.registry import get_family
-from assay.metrics.meteor import pair_cache
+from assay.core import corpus_cache
 from conformance.references.availability import missing
 
 HYPS = ["The cat sat on the mat .", "Two dogs are running quickly in a park", "a man rides a horse", "", "x y"]
@@ -39,10 +39,10 @@ def _rows(profile: str, knobs: dict[str, Any], hyps: Any = HYPS, refs: Any = REF
 @pytest.mark.parametrize("profile,matching,scoring", CASES, ids=[f"{p}-{i}" for i, (p, _, _) in enumerate(CASES)])
 def test_rescored_pairs_equal_a_fresh_alignment(profile: str, matching: dict[str, Any],
                                                 scoring: dict[str, Any]) -> None:
-    pair_cache.clear()
+    corpus_cache.clear()
     first = _rows(profile, matching)
     rescored = _rows(profile, {**matching, **scoring})        # a hit: only the scoring knobs differ
-    pair_cache.clear()
+    corpus_cache.clear()
     fresh = _rows(profile, {**matching, **scoring})
     assert rescored.tobytes() == fresh.tobytes()
     assert first.tobytes() != fresh.tobytes()                 # the scoring knobs did change the rows
@@ -52,12 +52,12 @@ def test_rescored_pairs_equal_a_fresh_alignment(profile: str, matching: dict[str
 
 @pytest.mark.parametrize("profile", ["nltk", "meteor-1.5"])
 def test_a_token_list_changed_in_place_is_a_miss(profile: str) -> None:
-    pair_cache.clear()
+    corpus_cache.clear()
     hyps = [h.split() for h in HYPS]
     before = _rows(profile, {}, hyps)
     hyps[0][1] = "dog"                                        # same list object, other text
     after = _rows(profile, {}, hyps)
-    pair_cache.clear()
+    corpus_cache.clear()
     assert after.tobytes() == _rows(profile, {}, hyps).tobytes()
     assert after.tobytes() != before.tobytes()
 
@@ -99,4 +99,4 @@ def test_snapshots_tell_segment_shapes_apart() -> None:
         for y in variants:
             same = [list(s) if isinstance(s, tuple) else s for s in x] == \
                    [list(s) if isinstance(s, tuple) else s for s in y]
-            assert (pair_cache.snapshot(x, [x]) == pair_cache.snapshot(y, [y])) == same, (x, y)
+            assert (corpus_cache.snapshot(x, [x]) == corpus_cache.snapshot(y, [y])) == same, (x, y)

@@ -4,7 +4,7 @@ Both algorithms keep, per segment, the statistics of the best-scoring reference,
 score is part of the row: α, β, γ (and δ, the module weights) choose that reference, so they act
 at the statistics stage like the matching knobs. Nothing is read only by the score stage. The
 alignments they choose among depend on the matching knobs only and are kept per reference
-(:mod:`assay.metrics.meteor.pair_cache`), so a configuration that changes only α, β, γ, δ or the
+(:mod:`assay.core.corpus_cache`), so a configuration that changes only α, β, γ, δ or the
 weights re-scores those pairs instead of aligning the corpus again.
 
 Domains: NLTK and the jar accept any number for α, β, γ, δ (the jar's ``-p``); only these ranges

@@ -68,7 +68,7 @@ from assay.core.family import Refs, Segments
 from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
-from assay.metrics.meteor import pair_cache
+from assay.core import corpus_cache
 from assay.resources import wordnet
 from assay.stemmers.porter import _NLTK_IRREGULAR, PorterStemmer
 from assay.text.ngrams import encode
@@ -593,17 +593,17 @@ def corpus_rows(hyps: Segments, refs: Refs, config: Config, twin: ModuleType | N
     ``twin``: the compiled twin (:func:`align_units_compiled`), or None for the numpy engine.
 
     The pairs' lengths, matches and chunks depend on the text and the matching knobs only; they are
-    kept in :mod:`.pair_cache`, so a configuration that differs in α, β or γ alone re-scores the
+    kept in :mod:`assay.core.corpus_cache`, so a configuration that differs in α, β or γ alone re-scores the
     pairs (:func:`meteor_value`) instead of aligning them again."""
     matcher = _Matcher(config)
     key = ("nltk", twin is None, matcher.lowercase, matcher.stemmer is not None, matcher.stem_as_given,
            matcher.after_exact, matcher.morphy_iterate, matcher.wordnet.dir if matcher.wordnet is not None else None)
-    cached = pair_cache.get(key, hyps, refs)
+    cached = corpus_cache.get(key, hyps, refs)
     if cached is None:
         unit_seg, hl, rl, matches, chunks, first = _pair_stats(matcher, hyps, refs, config, twin)
         for a in (unit_seg, hl, rl, matches, chunks):
             a.setflags(write=False)
-        pair_cache.put(key, hyps, refs, (unit_seg, hl, rl, matches, chunks))
+        corpus_cache.put(key, hyps, refs, (unit_seg, hl, rl, matches, chunks))
         values = first
     else:
         unit_seg, hl, rl, matches, chunks = cached

@@ -29,6 +29,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from assay.core import corpus_cache
 from assay.core.errors import InputError
 from assay.core.family import Refs, Segments
 from assay.core.knobs import Config
@@ -97,14 +98,21 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     pair_h: list[int] = []
     pair_r: list[int] = []
     short = None
+    text_key: tuple[Any, ...] = ()
     if COMPILED:
-        batch, ph, pr, n_refs_arr = _compiled_batch(hyps, refs, corpus)
+        text_key = _text_key(config)
+        cached = corpus_cache.get(text_key, hyps, refs)
+        if cached is None:
+            batch, ph, pr, n_refs_arr = _compiled_batch(hyps, refs, corpus)
+            corpus_cache.put(text_key, hyps, refs, (batch.flat.tokens, ph, pr, (batch, ph, pr, n_refs_arr)))
+        else:
+            batch, ph, pr, n_refs_arr = cached[-1]
     else:
         short, batch, ph, pr, n_refs_arr = _pure_inputs(hyps, refs, corpus, specs, docs, pair_h, pair_r)
     several = bool((n_refs_arr > 1).any())
     for t_index, (_, (kind, arg)) in enumerate(specs):
         if kind == "n" and config.ngram_counts == "set":
-            hits, ref_count, peer_count = _set_counts(arg, batch, docs, pair_h, pair_r)
+            hits, ref_count, peer_count = _cached_set_counts(text_key, hyps, refs, arg, batch, docs, pair_h, pair_r)
         elif kind == "Lsum" and config.lcs_union == "words":
             hits, ref_count, peer_count = _word_union(batch, docs, pair_h, pair_r, config.ngram_counts == "set")
         elif short is not None:
@@ -129,6 +137,34 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
             rows[:, base + k] = counts[k]
             rows[:, base + 3 + k] = prf[k]
     return SegmentStats(cols, rows)
+
+
+#: the knobs a document's token store depends on (:class:`Corpus`, :class:`Encoder`): the rest only
+#: change how the counts are made and combined, so the store is reused across them (corpus_cache)
+_TEXT_KNOBS = ("tokenizer", "stemmer", "stopwords", "stem_min_length", "exceptions_path", "stopwords_path",
+               "lowercase", "sentence_split", "sentence_marker", "length_limit_words", "length_limit_bytes",
+               "byte_limit_lcs", "empty_document")
+
+
+def _text_key(config: Config) -> tuple[Any, ...]:
+    """The :mod:`assay.core.corpus_cache` key of a corpus's token stores under ``config`` (the LCS
+    reader of ``-b`` also depends on whether an Lsum or W measure is asked for)."""
+    reader = any(type_spec(t)[0] in ("Lsum", "W") for t in config.types)
+    return ("rouge-documents", reader, *(repr(getattr(config, k)) for k in _TEXT_KNOBS))
+
+
+def _cached_set_counts(text_key: tuple[Any, ...], hyps: Segments, refs: Refs, n: int, batch: PairBatch | None,
+                       docs: list[Doc], pair_h: list[int], pair_r: list[int]
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_set_counts`, kept with the token stores (compiled path) for the next configuration."""
+    if not text_key:
+        return _set_counts(n, batch, docs, pair_h, pair_r)
+    key = (*text_key, "set", n)
+    cached = corpus_cache.get(key, hyps, refs)
+    if cached is None:
+        cached = _set_counts(n, batch, docs, pair_h, pair_r)
+        corpus_cache.put(key, hyps, refs, cached)
+    return cached[0], cached[1], cached[2]
 
 
 def _set_counts(n: int, batch: PairBatch | None, docs: list[Doc], pair_h: list[int], pair_r: list[int]

@@ -60,7 +60,7 @@ def best_rows_py(hyps: Sequence[Tokens], refs: Sequence[Sequence[Tokens]], res: 
 
 
 def is_compiled() -> bool:
-    """Whether the twin aligns (part of :mod:`..pair_cache`'s key, so the equality tests compare engines)."""
+    """Whether the twin aligns (part of :mod:`assay.core.corpus_cache`'s key, so the equality tests compare engines)."""
     return _compiled is not None
 
 

@@ -23,7 +23,7 @@ from assay.core.errors import InputError
 from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
-from assay.metrics.meteor import pair_cache
+from assay.core import corpus_cache
 from assay.metrics.meteor.knobs import module_weights
 from assay.metrics.meteor.meteor15 import align, best, normalize, score
 from assay.resources import meteor15 as resources
@@ -66,12 +66,12 @@ def _rows(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], config: Config) ->
     mods = modules_of(config)
     alpha, beta, gamma, delta, weights = params(config)
     key = ("meteor-1.5", best.is_compiled(), id(res), config.norm, mods, config.beam)
-    cached = pair_cache.get(key, hyps, refs)
+    cached = corpus_cache.get(key, hyps, refs)
     if cached is None:
         pairs, units = _pairs(hyps, refs, config, res, mods)
         pairs.setflags(write=False)
         units.setflags(write=False)
-        pair_cache.put(key, hyps, refs, (pairs, units, res))
+        corpus_cache.put(key, hyps, refs, (pairs, units, res))
     else:
         pairs, units, _ = cached
     st, values = best.pick_best(pairs, units, (alpha, beta, gamma, delta, weights))
@@ -84,7 +84,7 @@ def _pairs(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], config: Config, r
            mods: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """The statistics of every hypothesis/reference pair and each segment's first pair
     (:func:`best.pair_rows`): they depend on the text and the matching knobs only, and are kept in
-    :mod:`..pair_cache`, so a configuration differing in α, β, γ, δ or the weights alone re-scores
+    :mod:`assay.core.corpus_cache`, so a configuration differing in α, β, γ, δ or the weights alone re-scores
     the pairs instead of aligning them again."""
     if config.norm:
         def tok(s: str) -> list[str]:

@@ -1,18 +1,19 @@
-"""The per-pair alignment statistics of the last corpora METEOR aligned, reused by later passes.
+"""Per-pair statistics of the last corpora a family computed, reused by later passes.
 
-Both algorithms keep, per segment, the statistics of the reference that scores best, so α, β, γ
-(and the jar's δ and module weights) are statistics-stage knobs: a configuration that differs
-only in them needs new rows. The alignments those rows are chosen from do not depend on them:
-every hypothesis/reference pair's statistics (NLTK: lengths, matches and chunks; the jar: its 23
-statistics) depend only on the text and the matching knobs. This cache keeps them, so a new α
-costs a re-scoring of the pairs and a new choice of the best reference, not a new alignment
-(the Shapley attribution of a report scores up to 2^12 coalitions of such knobs).
+A family's statistics often split into an expensive part that depends only on the text and a few
+knobs, and a cheap part that the other knobs change. METEOR: every hypothesis/reference pair's
+alignment statistics (NLTK: lengths, matches and chunks; the jar: its 23 statistics) depend only on
+the text and the matching knobs, not on α, β, γ, δ or the module weights, so a new α costs a
+re-scoring of the pairs and a new choice of the best reference, not a new alignment. ROUGE: the
+documents' token stores depend only on the text knobs (tokenizer, stemmer, stop words, sentence
+split, limits), not on how the counts are combined. The Shapley attribution of a report scores up
+to 2^12 coalitions of such knobs.
 
-A hit needs the same matching key (the caller's: matching knobs, resolved resource directories,
-which engine) and the same hypotheses and reference streams, compared element by element against a
+A hit needs the same key (the caller's: the family, the knobs the stored part depends on, resolved
+resource directories, which engine) and the same hypotheses and reference streams, compared element by element against a
 snapshot taken when the entry was stored (token lists copied, so a list changed in place is a
-miss). Bounded: the :data:`ENTRIES` most recently used corpora and :data:`MAX_NUMBERS` stored
-numbers in all (8 bytes each); a larger corpus is not stored.
+miss). Bounded: the :data:`ENTRIES` most recently used entries, holding at most :data:`MAX_NUMBERS`
+numbers in all (8 bytes each; the least recently used go first); a larger corpus is not stored.
 """
 from __future__ import annotations
 
@@ -23,14 +24,16 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-ENTRIES = 4
+ENTRIES = 32
 MAX_NUMBERS = 4_000_000
 
-_ENTRIES: "OrderedDict[Hashable, tuple[Any, Any, tuple[Any, ...]]]" = OrderedDict()
+#: key -> (hypotheses snapshot, references snapshot, stored values, numbers they hold)
+_ENTRIES: "OrderedDict[Hashable, tuple[Any, Any, tuple[Any, ...], int]]" = OrderedDict()
 _LOCK = Lock()
 
 
 _LISTS = frozenset((list, tuple))
+_STR = {str}
 _TEXT, _MISSING = -1, -2
 
 
@@ -39,8 +42,11 @@ def _frozen(segs: Sequence[Any]) -> tuple[tuple[int, ...], tuple[Any, ...]]:
     :data:`_MISSING` for None) and every string and token in order. Two streams are equal element by
     element exactly when these are; two tuples are kept instead of one per segment (a few large
     objects for the garbage collector to traverse, not tens of thousands of small ones)."""
-    if set(map(type, segs)) <= _LISTS:          # token lists only (the common case)
+    kinds = set(map(type, segs))
+    if kinds <= _LISTS:          # token lists only (the common case)
         return tuple(map(len, segs)), tuple(chain.from_iterable(segs))
+    if kinds == _STR:            # strings only (ROUGE documents)
+        return (_TEXT,) * len(segs), tuple(segs)
     shape = tuple(_TEXT if isinstance(s, str) else _MISSING if s is None else len(s) for s in segs)
     flat = tuple(chain.from_iterable((s,) if isinstance(s, str) else () if s is None else s for s in segs))
     return shape, flat
@@ -66,13 +72,14 @@ def get(key: Hashable, hyps: Sequence[Any], refs: Sequence[Sequence[Any]]) -> tu
 def put(key: Hashable, hyps: Sequence[Any], refs: Sequence[Sequence[Any]], arrays: tuple[Any, ...]) -> None:
     """Store ``arrays`` (the per-pair statistics, and any object the key names by ``id``, to keep it
     alive) for ``key`` and this corpus, within the bounds (only numpy arrays count)."""
-    if sum(int(a.size) for a in arrays if isinstance(a, np.ndarray)) > MAX_NUMBERS // ENTRIES:
+    size = sum(int(a.size) for a in arrays if isinstance(a, np.ndarray))
+    if size > MAX_NUMBERS // 2:
         return
     h, r = snapshot(hyps, refs)
     with _LOCK:
-        _ENTRIES[key] = (h, r, arrays)
-        _ENTRIES.move_to_end(key)
-        while len(_ENTRIES) > ENTRIES:
+        _ENTRIES.pop(key, None)
+        _ENTRIES[key] = (h, r, arrays, size)
+        while len(_ENTRIES) > ENTRIES or sum(e[3] for e in _ENTRIES.values()) > MAX_NUMBERS:
             _ENTRIES.popitem(last=False)
 
 
