@@ -78,7 +78,7 @@ def short_error(stderr: str, script: str) -> str:
     """First fatal-looking stderr line, with the temp path reduced to the script name."""
     lines = [ln for ln in stderr.splitlines() if ln.strip()]
     fatal = [ln for ln in lines if not ln.startswith(("Use of uninitialized", "It is not advisable",
-                                                       "Warning"))]
+                                                       "Warning", "Use of 'Hyphen' in \\p{}"))]
     line = fatal[0] if fatal else (lines[-1] if lines else "(no output)")
     line = re.sub(r" at \S*/(%s)" % re.escape(script), r" at \1", line)
     return re.sub(r", <[A-Z]+> line \d+\.$", ".", line)[:200]
@@ -95,9 +95,10 @@ def _run(argv: list[str], cwd: Path, stdin: bytes | None = None,
     return proc.returncode, dec(proc.stdout), dec(proc.stderr)
 
 
-def _script_copy(name: str, dest: Path, widened: bool) -> Path:
-    src = moses_dir() / SCRIPTS[name]
-    out = dest / SCRIPTS[name]
+def _script_copy(name: str, dest: Path, widened: bool, src: Path | None = None) -> Path:
+    """Copy the script ``SCRIPTS[name]`` (or the file ``src``) into ``dest``, widened if asked."""
+    src = src if src is not None else moses_dir() / SCRIPTS[name]
+    out = dest / src.name
     text = src.read_bytes().decode("utf-8", errors="surrogateescape")
     if widened:
         text = widen_printf_formats(text)
@@ -190,16 +191,20 @@ def _write_sgml(d: Path, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> 
 
 def mteval(hyps: Sequence[str], refs: Sequence[Sequence[str]], *, version: str = "13a",
            case_sensitive: bool = True, international: bool = False, smoothing: bool = True,
-           brevity_penalty: str = "closest", timeout: float = TIMEOUT) -> dict[str, Any]:
+           brevity_penalty: str = "closest", timeout: float = TIMEOUT, script_path: Path | None = None,
+           extra_args: Sequence[str] = ()) -> dict[str, Any]:
     """Run mteval-v13a.pl / mteval-v14.pl; BLEU on the tool's 0-1 scale, and NIST.
 
-    Returns ``{"tool", "argv", "rc", "bleu", "nist", "official": {"bleu", "nist", "line"},
-    "widened": {...}, "error"}``; top-level numbers are the widened (``%.12f``) ones.
+    ``script_path`` runs another script with mteval's command line instead (e.g. e2e-metrics'
+    ``mteval-v13a-sig.pl``, which also needs ``extra_args=("-f", "log.txt")``; relative paths
+    land in the temp dir).  Returns ``{"tool", "argv", "rc", "bleu", "nist", "official":
+    {"bleu", "nist", "line"}, "widened": {...}, "error"}``; top-level numbers are the widened
+    (``%.12f``) ones.
     """
     if version not in ("13a", "14") or brevity_penalty not in ("closest", "shortest"):
         raise ValueError("version must be '13a' or '14', brevity_penalty 'closest'/'shortest'")
-    script = SCRIPTS[f"mteval-v{version}"]
-    args = _mteval_argv(version, case_sensitive, international, smoothing, brevity_penalty)
+    script = script_path.name if script_path is not None else SCRIPTS[f"mteval-v{version}"]
+    args = _mteval_argv(version, case_sensitive, international, smoothing, brevity_penalty) + list(extra_args)
     result: dict[str, Any] = {"tool": script, "argv": [script] + args}
     with tempfile.TemporaryDirectory(prefix="assay-moses-") as tmp:
         d = Path(tmp)
@@ -207,7 +212,7 @@ def mteval(hyps: Sequence[str], refs: Sequence[Sequence[str]], *, version: str =
         for label, widened in (("official", False), ("widened", True)):
             sub = d / label
             sub.mkdir()
-            path = _script_copy(f"mteval-v{version}", sub, widened)
+            path = _script_copy(f"mteval-v{version}", sub, widened, script_path)
             rc, out, err = _run(["perl", str(path)] + args, d, None, timeout)
             m = _MT_RE.search(out)
             entry: dict[str, Any] = {"rc": rc, "stderr": err.strip()[:2000]}

@@ -216,6 +216,12 @@ TARGETS: tuple[Target, ...] = (
            write=lambda m, o: m.main([], out=o.root / "e2e" / "oracle.json"), default=False,
            needs="$ASSAY_E2E_METRICS (checkout with its jars), $ASSAY_E2E or the e2e-eval/e2e-dataset mirrors; "
                  "java, perl (XML::Twig)"),
+    Target("e2e-sig", "tuetschek/e2e-metrics mteval/mteval-v13a-sig.pl (the E2E challenge's mteval)",
+           "e2e-metrics@1b9c4d87fd0b", "perl mteval-v13a-sig.pl -r ref.sgm -s src.sgm -t tst.sgm -f log.txt [-c] "
+           "(SGML as conformance/references/moses.py writes it; a missing reference is an empty <seg>)",
+           ("bleu/e2e_sig_generated.json", "nist/e2e_sig_generated.json"), "conformance.regen.e2e_sig",
+           write=lambda m, o: m.main([], root=o.root), default=False,
+           needs="the tuetschek/e2e-metrics mirror (or $ASSAY_E2E_METRICS, a checkout); perl (XML::Twig)"),
     Target("ptb-e2e", "Stanford CoreNLP PTBTokenizer jar as pycocoevalcap ships it", "CoreNLP 3.4.1 (pycocoevalcap 1.2)",
            "java -cp stanford-corenlp-3.4.1.jar edu.stanford.nlp.process.PTBTokenizer -preserveLines -lowerCase "
            "on E2E test references and difference cases (one batch)", ("tokenizers/ptb_e2e.json",),
