@@ -9,26 +9,32 @@ nothing itself.
   first reference stream.
 - ``rouge_score_scorer`` (shape rouge-score): ``RougeScorer(["rouge1", "rouge2", "rougeL",
   "rougeLsum"])`` with its defaults (no stemmer).
-- ``pltrdy_rouge`` (shape rouge-score): the ``rouge`` package (pltrdy) ``Rouge().get_scores(hyp, ref)``.
-- ``py_rouge`` (shape rouge-score): the ``py-rouge`` package ``Rouge(metrics=["rouge-n", "rouge-l"],
-  max_n=2, limit_length=False)`` with its other defaults (stemming, alpha 0.5). py-rouge installs
-  into the same ``rouge`` import package as pltrdy's, so it is loaded from ``$PY_ROUGE_PATH``
-  (default /tmp/conform_pyrouge: ``pip install --target DIR --no-deps py-rouge==1.1 "setuptools<81"``;
-  py-rouge imports ``pkg_resources``, which setuptools 81 removed). **Offline patch:** py-rouge
-  tokenises with ``nltk.word_tokenize``, which needs NLTK's punkt model (not installable here);
-  the wrapper replaces ``Rouge.tokenize_text`` with ``str.split`` (as the research notes did), so
-  these results are py-rouge's scoring on whitespace tokens.
+- ``pltrdy_rouge``, ``rouge_chinese``, ``py_rouge``, ``Sumeval`` (shape rouge-score) and the
+  torchmetrics, HF evaluate, compare-mt, fast-bleu and pyter3 calls: the very callables whose answers
+  ``conformance/regen/thirdparty.py`` records into fixtures/thirdparty (one copy of each call, documented
+  there): pltrdy's and py-rouge's ``rouge-l`` (summary level) relabelled ``rougeLsum``; py-rouge
+  loaded from ``$PY_ROUGE_PATH`` (``pip install --target DIR --no-deps py-rouge==1.1 "setuptools<81"``:
+  it installs into the same ``rouge`` import package as pltrdy's, and imports ``pkg_resources``,
+  which setuptools 81 removed) with ``nltk.word_tokenize`` replaced by ``str.split`` (offline: NLTK's
+  punkt model is not installable here), so its results are py-rouge's scoring on whitespace tokens.
 - ``torchmetrics_rouge`` (shape torchmetrics): ``ROUGEScore(rouge_keys=("rouge1", "rouge2", "rougeL"))``
   — rougeLsum is left out because torchmetrics splits sentences with NLTK punkt (not installable
   here); cases asking for rougeLsum are skipped.
 """
 from __future__ import annotations
 
-import importlib
 import os
-import sys
 from functools import lru_cache
 from typing import Any
+
+from conformance.regen.thirdparty import (  # re-exported: one copy of each package's call
+    Sumeval, compare_mt, compare_mt_sentence, fast_bleu, fast_bleu_sentence, hf_bleu, hf_bleu_sentence,
+    hf_google_bleu, hf_google_bleu_sentence, pltrdy_rouge, py_rouge, pyter3, pyter3_sentence, rouge_chinese, tm_rouge)
+
+__all__ = ["Sumeval", "compare_mt", "compare_mt_sentence", "fast_bleu", "fast_bleu_sentence", "hf_bleu",
+           "hf_bleu_sentence", "hf_google_bleu", "hf_google_bleu_sentence", "nltk_chrf", "nltk_chrf_sentence",
+           "pltrdy_rouge", "py_rouge", "pyter3", "pyter3_sentence", "rouge_chinese", "rouge_score_scorer",
+           "torchmetrics_rouge"]
 
 PY_ROUGE_PATH = os.environ.get("PY_ROUGE_PATH", "/tmp/conform_pyrouge")
 
@@ -53,41 +59,4 @@ def rouge_score_scorer(target: str, prediction: str) -> dict[str, Any]:
     return _rouge_scorer().score(target, prediction)
 
 
-def pltrdy_rouge(target: str, prediction: str) -> dict[str, Any]:
-    from rouge import Rouge
-    return Rouge().get_scores(prediction, target)[0]
-
-
-@lru_cache(maxsize=1)
-def load_py_rouge() -> Any:
-    """py-rouge's ``Rouge`` class, imported from its own folder without clobbering pltrdy's ``rouge``."""
-    if not os.path.isdir(os.path.join(PY_ROUGE_PATH, "rouge")):
-        raise ImportError(f"py-rouge not found in {PY_ROUGE_PATH} (pip install --target {PY_ROUGE_PATH} py-rouge==1.1)")
-    saved = {k: v for k, v in sys.modules.items() if k == "rouge" or k.startswith("rouge.")}
-    for k in saved:
-        del sys.modules[k]
-    sys.path.insert(0, PY_ROUGE_PATH)
-    try:
-        module = importlib.import_module("rouge.rouge")
-        return module.Rouge
-    finally:
-        sys.path.remove(PY_ROUGE_PATH)
-        for k in [k for k in sys.modules if k == "rouge" or k.startswith("rouge.")]:
-            del sys.modules[k]
-        sys.modules.update(saved)
-
-
-@lru_cache(maxsize=1)
-def _py_rouge_evaluator() -> Any:
-    cls = load_py_rouge()
-    cls.tokenize_text = staticmethod(lambda text, language="english": text.split())   # offline patch
-    return cls(metrics=["rouge-n", "rouge-l"], max_n=2, limit_length=False)
-
-
-def py_rouge(target: str, prediction: str) -> dict[str, Any]:
-    return _py_rouge_evaluator().get_scores(prediction, target)
-
-
-def torchmetrics_rouge(preds: list[str], target: list[list[str]]) -> dict[str, Any]:
-    from torchmetrics.text import ROUGEScore
-    return ROUGEScore(rouge_keys=("rouge1", "rouge2", "rougeL"))(preds, target)
+torchmetrics_rouge = tm_rouge

@@ -1,10 +1,13 @@
 """Identify third-party metric implementations and run the closest profile's suite on each.
 
-    PYTHONPATH=impl:. python conformance/examples/thirdparty_run.py [--only LABEL] > table.md
+    PYTHONPATH=. python conformance/examples/thirdparty_run.py [--only LABEL] > table.md
+
+(``$PY_ROUGE_PATH``, ``$HF_METRICS``: as the ``thirdparty`` tox env sets them.)
 
 For every implementation in :data:`IMPLEMENTATIONS` whose module imports: ``assay conform``'s
 identification (closest profile, scale, single-knob departures), then the fixture suite of that
-profile (expected values from the reference tools) with the identified scale factor; failing
+profile (expected values from the reference tools, or for a profile made for a package, the
+package's own answers recorded in fixtures/thirdparty) with the identified scale factor; failing
 cases are split into *precision* (every difference below 1e-5 relative: float32 arithmetic or an
 epsilon term) and *behaviour* (larger). Prints one Markdown section per implementation.
 test_conform_thirdparty.py checks the identifications recorded in thirdparty_results.md.
@@ -57,6 +60,21 @@ IMPLEMENTATIONS = (
          "rouge"),
     Impl("py-rouge 1.1 (word_tokenize -> str.split)", "direct:conformance.examples.thirdparty:py_rouge",
          "rouge-score", "rouge", "nltk"),
+    Impl("rouge-chinese 1.0.3", "direct:conformance.examples.thirdparty:rouge_chinese", "rouge-score", "rouge",
+         "rouge_chinese"),
+    Impl("sumeval 0.2.2 RougeCalculator", "direct:conformance.examples.thirdparty:Sumeval", "rouge-score", "rouge",
+         "sumeval"),
+    Impl("HF evaluate bleu 0.4.6", "direct:conformance.examples.thirdparty:hf_bleu,hf_bleu_sentence", "sacrebleu",
+         "bleu", "evaluate"),
+    Impl("HF evaluate google_bleu 0.4.6",
+         "direct:conformance.examples.thirdparty:hf_google_bleu,hf_google_bleu_sentence", "sacrebleu", "gleu",
+         "evaluate"),
+    Impl("compare-mt BleuScorer", "direct:conformance.examples.thirdparty:compare_mt,compare_mt_sentence",
+         "sacrebleu", "bleu", "compare_mt"),
+    Impl("fast-bleu BLEU", "direct:conformance.examples.thirdparty:fast_bleu,fast_bleu_sentence", "sacrebleu",
+         "bleu", "fast_bleu"),
+    Impl("pyter3 ter", "direct:conformance.examples.thirdparty:pyter3,pyter3_sentence", "sacrebleu", "ter",
+         "pyter"),
 )
 
 PRECISION = 1e-5
