@@ -17,12 +17,16 @@ to ``%.12f``), on
   dies: ``Illegal division by zero``, recorded as a crash), a reference that is only whitespace or
   ``<skipped>``, an empty hypothesis, an all-empty stream.
 
-The first reference slot stays filled, as in all E2E data. With ``--first-slot-empty`` it is emptied
-too (and ``FIRST_SLOT_EDGE`` is added): the script then counts that empty FIRST reference in BLEU's
-closest reference length (length 0; ties go to the shorter), while it ignores empty references in
-later slots (black-box: the ``-f`` log's reference length per segment); ``empty_refs=drop`` ignores
-every empty reference, so assay's profile does not reproduce those cases yet (e.g. seed 5: 0.5405
-from the script, 0.4357 from the profile) and they are not in the committed files.
+In all E2E data the first reference slot is filled, and so it is in the cases above. By default
+(``--first-slot empty``) every fourth corpus is recorded again with the first slot emptied in about
+half of the segments that keep another reference (``gen-first-NNN``), and ``FIRST_SLOT_EDGE`` is
+added: the script counts an empty FIRST reference in BLEU's closest reference length (length 0; ties
+go to the shorter), while it ignores empty references in later slots (black-box: the ``-f`` log's
+reference length per segment). The profile reproduces this with ``empty_refs=drop-after-first``
+(``drop`` ignores every empty reference: edge ``first-slot-empty`` gives 0.889140 from the script,
+0.692463 with ``drop``). NIST is unaffected: its length penalty counts the non-empty references, first
+slot or not (the NIST profile reproduces these cases unchanged). ``--first-slot filled`` records only
+the cases with the first slot filled (the files before that knob value).
 
 Each run is recorded twice: as a ``bleu`` case (0-1 scale) and as a ``nist`` case, profile
 ``e2e-mteval-v13a-sig``; the script's own command line (no ``-c``: lowercased) gives the cases at
@@ -33,7 +37,7 @@ mirror ``/work/.mirror/tuetschek+e2e-metrics/repo`` at ``conformance/tests/e2e/d
 ``METRICS_COMMIT``; nothing of it is kept: only its outputs, with its commit and sha256.
 
     PYTHONHASHSEED=0 python -m conformance.regen e2e-sig
-    python -m conformance.regen.e2e_sig [--seeds 200] [--jobs 2]
+    python -m conformance.regen.e2e_sig [--seeds 200] [--jobs 2] [--first-slot empty|filled]
 """
 from __future__ import annotations
 
@@ -128,8 +132,7 @@ EDGE: dict[str, tuple[str, list[str], list[list[str]]]] = {
 
 #: an empty FIRST reference slot (never in E2E data: every MR has a reference, written first). The script
 #: then still counts that slot in BLEU's closest reference length (as length 0, ties -> shorter), while
-#: empty slots after the first are ignored; assay's ``empty_refs=drop`` ignores them all, so these cases
-#: are recorded only with ``--first-slot-empty`` (see the module docstring)
+#: empty slots after the first are ignored (BLEU ``empty_refs=drop-after-first``; see the module docstring)
 FIRST_SLOT_EDGE: dict[str, tuple[str, list[str], list[list[str]]]] = {
     "first-slot-empty": ("the first reference slot empty, a short hypothesis: the empty slot is its closest length",
                          ["x y", CAT], [["", CAT], ["a b c d", "the cat sat"]]),
@@ -140,40 +143,52 @@ FIRST_SLOT_EDGE: dict[str, tuple[str, list[str], list[list[str]]]] = {
 }
 
 
-def with_holes(seed: int, refs: list[list[str]], first_slot: bool = False) -> tuple[list[list[str]], str]:
-    """Empty some reference slots (deterministic per seed); returns the streams and how. The first
-    slot stays filled (as in every E2E input) unless ``first_slot``."""
+def with_holes(seed: int, refs: list[list[str]]) -> tuple[list[list[str]], str]:
+    """Empty some reference slots after the first (deterministic per seed); returns the streams and
+    how. The first slot stays filled, as in every E2E input."""
     rng = random.Random(f"e2e-sig-{seed}")
     n_refs, n_seg = len(refs), len(refs[0])
     out = [list(stream) for stream in refs]
     if rng.random() < 0.25:
-        slots = range(n_refs) if first_slot else range(1, n_refs)
         for i in range(n_seg):
-            for j in rng.sample(slots, rng.randint(0, n_refs - 1)):
+            for j in rng.sample(range(1, n_refs), rng.randint(0, n_refs - 1)):
                 out[j][i] = ""
-        return out, ("random slots emptied (one slot kept per segment)" if first_slot else
-                     "random slots after the first emptied")
+        return out, "random slots after the first emptied"
     for i in range(n_seg):
         for j in range(rng.randint(1, n_refs), n_refs):
             out[j][i] = ""
     return out, "each segment keeps its first k references (k drawn per segment), the other slots are ''"
 
 
-def plan(n_seeds: int, first_slot: bool = False) -> list[tuple[str, str, list[str], list[list[str]]]]:
-    """``(case id stem, note, hyps, refs)`` for the generated corpora and the edge cases (with
-    ``first_slot``: holes in the first slot too, and :data:`FIRST_SLOT_EDGE`)."""
-    out = []
+def first_slot_holes(seed: int, refs: list[list[str]]) -> tuple[list[list[str]], str]:
+    """:func:`with_holes`, then the FIRST slot emptied in about half of the segments that keep
+    another non-empty reference (deterministic per seed)."""
+    out, how = with_holes(seed, refs)
+    rng = random.Random(f"e2e-sig-first-{seed}")
+    for i in range(len(out[0])):
+        if rng.random() < 0.5 and any(stream[i].strip() for stream in out[1:]):
+            out[0][i] = ""
+    return out, f"{how}; then the first slot emptied in about half of the segments keeping another reference"
+
+
+def plan(n_seeds: int, first_slot: bool = True) -> list[tuple[str, str, list[str], list[list[str]]]]:
+    """``(case id stem, note, hyps, refs)`` for the generated corpora and the edge cases; with
+    ``first_slot`` also every fourth corpus again with empty first slots (``gen-first-NNN``) and
+    :data:`FIRST_SLOT_EDGE`."""
+    out, firsts = [], []
     for seed in range(n_seeds):
         corpus = generate_corpus(seed, kind="mixed")
         if len(corpus["refs"]) < 2:
             continue
-        refs, how = with_holes(seed, corpus["refs"], first_slot)
-        out.append((f"e2e-sig/gen-{seed:03d}",
-                    f"generate_corpus({seed}, kind='mixed'): {len(corpus['hyps'])} segments, {len(refs)} refs; "
-                    f"{how}", corpus["hyps"], refs))
+        stem = f"generate_corpus({seed}, kind='mixed'): {len(corpus['hyps'])} segments, {len(corpus['refs'])} refs"
+        refs, how = with_holes(seed, corpus["refs"])
+        out.append((f"e2e-sig/gen-{seed:03d}", f"{stem}; {how}", corpus["hyps"], refs))
+        if first_slot and seed % 4 == 0:
+            refs, how = first_slot_holes(seed, corpus["refs"])
+            firsts.append((f"e2e-sig/gen-first-{seed:03d}", f"{stem}; {how}", corpus["hyps"], refs))
     edges = {**EDGE, **FIRST_SLOT_EDGE} if first_slot else EDGE
     out += [(f"e2e-sig/edge/{name}", note, hyps, refs) for name, (note, hyps, refs) in edges.items()]
-    return out
+    return out + firsts
 
 
 def script_source(dest: Path) -> tuple[Path, str]:
@@ -203,14 +218,15 @@ def main(argv: list[str] | None = None, root: Path = FIXTURES) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", type=int, default=200)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--first-slot-empty", action="store_true",
-                    help="also empty the first reference slot (cases assay's profile does not reproduce yet)")
+    ap.add_argument("--first-slot", choices=("empty", "filled"), default="empty",
+                    help="empty: holes may empty the first reference slot too, plus FIRST_SLOT_EDGE (default); "
+                         "filled: the first slot stays filled, as in all E2E data")
     args = ap.parse_args(argv if argv is not None else sys.argv[1:])
     with tempfile.TemporaryDirectory(prefix="assay-e2e-sig-") as tmp:
         script, commit = script_source(Path(tmp))
         sha = hashlib.sha256(script.read_bytes()).hexdigest()
         version = f"e2e-metrics@{commit[:12]}"
-        runs = [(stem, note, hyps, refs, cfg) for stem, note, hyps, refs in plan(args.seeds, args.first_slot_empty) for cfg in CONFIGS]
+        runs = [(stem, note, hyps, refs, cfg) for stem, note, hyps, refs in plan(args.seeds, args.first_slot == "empty") for cfg in CONFIGS]
         results = parallel([lambda r=r: moses.mteval(r[2], r[3], script_path=script, extra_args=STATS,
                                                       **CONFIGS[r[4]][1]) for r in runs], args.jobs)
     bleu, nist = [], []
@@ -221,8 +237,7 @@ def main(argv: list[str] | None = None, root: Path = FIXTURES) -> int:
             out.append(case(f"{stem}/{cfg}", full_note, PROFILE, knobs, hyps, refs,
                             [expected(res, version, metric)]))
     gen_by = {
-        "command": f"python -m conformance.regen.e2e_sig --seeds {args.seeds}"
-                   + (" --first-slot-empty" if args.first_slot_empty else "")
+        "command": f"python -m conformance.regen.e2e_sig --seeds {args.seeds} --first-slot {args.first_slot}"
                    + "   (= python -m conformance.regen e2e-sig at the defaults)",
         "python": platform.python_version(), "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "unset"),
         "tools": {"e2e-metrics": commit, "perl": moses.perl_version()},

@@ -125,10 +125,11 @@ PROFILES: tuple[Profile, ...] = (
                       follows_claim=("max_ngram_order",), rank=8),))),
     Profile(
         "bleu", "e2e-mteval-v13a-sig", "e2e-metrics mteval-v13a-sig.pl", ("e2e-metrics@1b9c4d87fd0b",),
-        dict(_MTEVAL, empty_refs="drop"),
+        dict(_MTEVAL, empty_refs="drop-after-first"),
         "BLEU as the E2E NLG challenge scored it (tuetschek/e2e-metrics measure_scores.py, its "
         "mteval-v13a-sig.pl): mteval-v13a, but a segment's missing references are written as empty segments, "
-        "which the script does not count as references (empty_refs=drop).",
+        "which the script does not count as references, except an empty FIRST reference: that one still "
+        "competes for the closest reference length as length 0 (empty_refs=drop-after-first).",
         command="python measure_scores.py testset_w_refs.csv system-output.tsv   (runs perl "
                 "mteval/mteval-v13a-sig.pl -r ref.sgm -s src.sgm -t tst.sgm -f log.txt)",
         text_format="mteval",

@@ -164,8 +164,11 @@ KNOBS = KnobSet(
         _choice("ref_length", "closest", "reference length: closest (tie -> shorter), closest-first (tie -> the "
                 "first listed reference: torchmetrics), shortest, average",
                 ("closest", "closest-first", "shortest", "average"), "statistics", "mteval --brevity-penalty; COCO"),
-        _choice("empty_refs", "keep", "an empty reference line: keep = a 0-length reference (sacrebleu), "
-                "drop = missing", ("keep", "drop"), "statistics"),
+        _choice("empty_refs", "keep", "an empty reference line (nothing but whitespace): keep = a 0-length "
+                "reference (sacrebleu); drop = missing; drop-after-first = an empty reference in the FIRST "
+                "stream is kept (a 0-length reference, so it can be the closest length; it has no n-grams), "
+                "empty ones in later streams are missing (e2e-metrics' mteval-v13a-sig.pl)",
+                ("keep", "drop", "drop-after-first"), "statistics"),
         _choice("segment_without_refs", "score", "a segment left with no reference (all missing/dropped): "
                 "score = reference length 0, nothing matches; error = the tool fails (sacrebleu 1.x EOFError)",
                 ("score", "error"), "statistics"),

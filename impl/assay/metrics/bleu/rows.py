@@ -46,8 +46,8 @@ def columns(max_ngram_order: int) -> tuple[str, ...]:
 
 def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     """The rows of every segment (reads text- and statistics-stage knobs only)."""
-    if config.empty_refs == "drop":
-        refs = [[None if (r is not None and not _has_content(r)) else r for r in s] for s in refs]
+    if config.empty_refs != "keep":
+        refs = drop_empty_refs(refs, keep_first=config.empty_refs == "drop-after-first")
     if config.segment_without_refs == "error":
         for i in range(len(hyps)):
             if all(s[i] is None for s in refs):
@@ -174,6 +174,20 @@ def _encoded(ids: np.ndarray, lengths: np.ndarray) -> Encoded:
     offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     return Encoded(ids, offsets)
+
+
+def drop_empty_refs(refs: Refs, keep_first: bool = False) -> Refs:
+    """Empty references (nothing but whitespace, or no tokens) become missing (None).
+
+    ``keep_first`` (``empty_refs=drop-after-first``): the first stream is left as it is, so an empty
+    reference there stays a 0-length reference. This is what e2e-metrics' mteval-v13a-sig.pl does
+    (black-box, from its ``-f`` log's per-segment reference lengths): an empty first slot still
+    competes for the closest reference length (length 0, ties to the shorter), an empty later slot
+    does not. It has no n-grams, so the matches are those of the non-empty references either way.
+    """
+    return [stream if (keep_first and k == 0) else
+            [None if (r is not None and not _has_content(r)) else r for r in stream]
+            for k, stream in enumerate(refs)]
 
 
 def _has_content(ref: Any) -> bool:
