@@ -9,25 +9,18 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from assay.cli.main import main
 from conformance.fixture_io import FIXTURES
+from conformance.tests.cli.test_bad_input import work  # noqa: F401  (the sample-file scratch folder fixture)
 
-SAMPLE = FIXTURES / "sample"
 FROZEN = {c["id"]: c["expected"][0]["score"]
           for c in json.loads((FIXTURES / "gleu" / "sample.json").read_text(encoding="utf-8"))["cases"]}
 
 
-@pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("hyp.txt", "ref1.txt", "ref2.txt"):
-        shutil.copy(SAMPLE / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def _audit(claim: str, capsys: pytest.CaptureFixture[str]) -> dict:

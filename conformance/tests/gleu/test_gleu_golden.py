@@ -7,17 +7,15 @@ that pin one behaviour each are checked by name, so a failure says which behavio
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import assay
-from assay.cli.main import main
 from conformance.fixture_io import FIXTURES, within
+from conformance.tests.cli.test_bad_input import run, work  # noqa: F401  (work: a fixture)
 
-SAMPLE = FIXTURES / "sample"
 FILES = ("nltk_generated", "edge", "hf13a")
 
 
@@ -93,38 +91,24 @@ def test_components_count_matches_and_totals() -> None:
 
 
 # ----------------------------------------------------------------------------- command line
-@pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ("hyp.txt", "ref1.txt", "ref2.txt"):
-        shutil.copy(SAMPLE / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
-def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(args)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 def test_cli_score_and_profiles(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(["score", "gleu", "-p", "nltk", "-i", "hyp.txt", "-r", "ref1.txt", "ref2.txt"], capsys)
+    code, out, _ = run(["score", "gleu", "-p", "nltk", "-i", "hyp.txt", "-r", "ref1.txt", "ref2.txt"], capsys)
     assert code == 0 and out.startswith("GLEU = 0."), out
-    code, out, _ = _run(["score", "gleu", "-p", "hf-evaluate", "-i", "hyp.txt", "-r", "ref1.txt", "-f", "json"],
+    code, out, _ = run(["score", "gleu", "-p", "hf-evaluate", "-i", "hyp.txt", "-r", "ref1.txt", "-f", "json"],
                         capsys)
     doc = json.loads(out)
     assert code == 0 and doc["metric"] == "gleu" and doc["name"] == "GLEU" and doc["profile"] == "hf-evaluate"
     assert set(doc["components"]) == {"matches", "total"}
-    code, out, _ = _run(["profiles", "gleu"], capsys)
+    code, out, _ = run(["profiles", "gleu"], capsys)
     assert code == 0 and "gleu/hf-evaluate (default)" in out and "gleu/nltk" in out
 
 
 def test_cli_compare_attributes_the_tokenizer(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(["compare", "-i", "hyp.txt", "-r", "ref1.txt", "ref2.txt", "-m", "gleu", "--attribute",
+    code, out, _ = run(["compare", "-i", "hyp.txt", "-r", "ref1.txt", "ref2.txt", "-m", "gleu", "--attribute",
                          "nltk", "hf-evaluate"], capsys)
     assert code == 0, out
     assert "== gleu: GLEU" in out and "tokenize: none → 13a" in out
@@ -138,7 +122,7 @@ def test_cli_compare_attributes_the_tokenizer(work: Path, capsys: pytest.Capture
     (["-p", "sacrebleu"], "unknown profile 'sacrebleu' for metric 'gleu'"),
 ])
 def test_cli_bad_knobs(work: Path, capsys: pytest.CaptureFixture[str], args: list[str], needle: str) -> None:
-    code, out, err = _run(["score", "gleu", "-i", "hyp.txt", "-r", "ref1.txt", *args], capsys)
+    code, out, err = run(["score", "gleu", "-i", "hyp.txt", "-r", "ref1.txt", *args], capsys)
     assert code == 2 and out == "", err
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("assay: error: ") and needle in lines[0], err
@@ -146,7 +130,7 @@ def test_cli_bad_knobs(work: Path, capsys: pytest.CaptureFixture[str], args: lis
 
 def test_cli_mismatched_lines(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (work / "short.txt").write_text("one line\n", encoding="utf-8")
-    code, out, err = _run(["score", "gleu", "-i", "hyp.txt", "-r", "short.txt"], capsys)
+    code, out, err = run(["score", "gleu", "-i", "hyp.txt", "-r", "short.txt"], capsys)
     assert code == 2 and out == "" and "short.txt" in err and len(err.splitlines()) == 1, err
 
 
