@@ -13,7 +13,7 @@ import sys
 from conformance.paths import REPO_ROOT
 
 #: every benchmark module of this package, in the order ``all`` runs them
-BENCHES = ("bleu", "chrf", "ter", "significance", "rouge", "coco", "ptb", "meteor", "meteor15", "report", "report_page", "audit",
+BENCHES = ("bleu", "chrf", "ter", "nist", "significance", "rouge", "coco", "ptb", "meteor", "meteor15", "report", "report_page", "audit",
            "conform", "dask")
 
 

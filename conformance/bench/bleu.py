@@ -21,6 +21,11 @@ before every run, so neither side profits from a previous repetition):
   once per call site); ``--nltk-smoothing 4 7`` adds one row per smoothing method K
   (``smoothing="methodK"`` vs ``smoothing_function=SmoothingFunction().methodK``).
 Each row also shows the largest absolute score difference (the scores must agree).
+
+For 1M segments, where the tools would need tens of GB or hours: ``--tool-chunk N`` runs sacrebleu's
+corpus BLEU in chunks of N segments and sums its own sufficient statistics (the whole corpus's score,
+exact); ``--tool-sample N`` times every other tool row on a random sample of N segments and
+extrapolates linearly (harness.ToolCoverage). The row's label says which; assay scores all of it.
 """
 from __future__ import annotations
 
@@ -31,7 +36,8 @@ from typing import Any
 import assay
 
 from conformance.bench.corpora import load_mt, mt_arguments
-from conformance.bench.harness import Bench, clear_sacrebleu_caches, max_abs_diff, parse
+from conformance.bench.harness import (Bench, clear_sacrebleu_caches, clock_of, coverage_arguments, coverage_of,
+                                       max_abs_diff, parse, pick, sacrebleu_chunked)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,51 +46,87 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-nltk", action="store_true", help="skip the NLTK comparisons")
     parser.add_argument("--nltk-smoothing", type=int, nargs="*", default=[], metavar="K", choices=range(8),
                         help="also time NLTK sentence BLEU with SmoothingFunction().methodK (0-7)")
+    coverage_arguments(parser)
     args = parse(parser, argv)
     hyps, refs, corpus = load_mt(args)
+    cover = coverage_of(args, len(hyps))
+    sample = cover.indices() if cover.sampled else []
 
     import nltk
     import sacrebleu
     from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
     from sacrebleu.metrics import BLEU
 
-    bench = Bench("BLEU: assay vs sacrebleu and NLTK", corpus, repeats=args.repeats, memory=args.memory,
+    bench = Bench("BLEU: assay vs sacrebleu and NLTK", corpus, repeats=args.repeats, clock=clock_of(args),
+                  memory=args.memory,
                   tools=[f"sacrebleu {sacrebleu.__version__}", f"nltk {nltk.__version__}"],
                   notes=["sacrebleu's tokenizer caches are cleared before every run of either side"])
     tool = f"sacrebleu {sacrebleu.__version__}"
 
-    row = bench.compare("corpus BLEU (13a, exp)", lambda: assay.score("bleu", hyps, [refs], profile="sacrebleu"),
-                        tool, lambda: BLEU().corpus_score(hyps, [refs]), setup=clear_sacrebleu_caches,
-                        agree=lambda a, t: abs(a.value - t.score))
-    bench.note(f"assay {row.assay.result.value:.6f}  sacrebleu {row.tool.result.score:.6f}")
+    ours = lambda: assay.score("bleu", hyps, [refs], profile="sacrebleu")  # noqa: E731
+    if cover.chunked:
+        row = bench.compare(f"corpus BLEU (13a, exp) [{cover.chunk_label()}]", ours, tool,
+                            lambda: sacrebleu_chunked(BLEU(), hyps, refs, cover), setup=clear_sacrebleu_caches,
+                            agree=lambda a, t: abs(a.value - t.score))
+    elif cover.sampled:
+        row = bench.compare_sampled("corpus BLEU (13a, exp)", ours, tool,
+                                    lambda: BLEU().corpus_score(pick(hyps, sample), [pick(refs, sample)]), cover,
+                                    setup=clear_sacrebleu_caches,
+                                    agree=lambda a, t: abs(assay.score("bleu", pick(hyps, sample), [pick(refs, sample)],
+                                                                       profile="sacrebleu").value - t.score))
+    else:
+        row = bench.compare("corpus BLEU (13a, exp)", ours, tool, lambda: BLEU().corpus_score(hyps, [refs]),
+                            setup=clear_sacrebleu_caches, agree=lambda a, t: abs(a.value - t.score))
+    bench.note(f"assay {row.assay.result.value:.6f}  sacrebleu {row.tool.result.score:.6f}"
+               + (" (assay: the whole corpus; sacrebleu: the sample)" if cover.sampled and not cover.chunked else ""))
 
     if not args.no_nltk:
         hyp_toks = [h.split() for h in hyps]
         ref_toks = [r.split() for r in refs]
         nltk_refs = [[r] for r in ref_toks]
-        row = bench.compare("NLTK corpus BLEU (split, method0)",
-                            lambda: assay.score("bleu", hyp_toks, [ref_toks], profile="nltk"),
-                            f"nltk {nltk.__version__}", lambda: corpus_bleu(nltk_refs, hyp_toks),
-                            agree=lambda a, t: abs(a.value - t))
-        bench.note(f"assay {row.assay.result.value:.12f}  nltk {row.tool.result:.12f}")
+        ours = lambda: assay.score("bleu", hyp_toks, [ref_toks], profile="nltk")  # noqa: E731
+        if cover.sampled:
+            row = bench.compare_sampled("NLTK corpus BLEU (split, method0)", ours, f"nltk {nltk.__version__}",
+                                        lambda: corpus_bleu(pick(nltk_refs, sample), pick(hyp_toks, sample)), cover,
+                                        agree=lambda a, t: abs(assay.score("bleu", pick(hyp_toks, sample),
+                                                                           [pick(ref_toks, sample)],
+                                                                           profile="nltk").value - t))
+        else:
+            row = bench.compare("NLTK corpus BLEU (split, method0)", ours, f"nltk {nltk.__version__}",
+                                lambda: corpus_bleu(nltk_refs, hyp_toks), agree=lambda a, t: abs(a.value - t))
+        bench.note(f"assay {row.assay.result.value:.12f}  nltk {row.tool.result:.12f}"
+                   + (" (assay: the whole corpus; nltk: the sample)" if cover.sampled else ""))
     if not args.no_sentence:
-        bench.compare(f"sentence BLEU ({len(hyps)} x sentence_bleu)",
-                      lambda: assay.sentence_scores("bleu", hyps, [refs], profile="sacrebleu"), tool,
-                      lambda: [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs)],
-                      setup=clear_sacrebleu_caches,
-                      agree=lambda a, t: max_abs_diff((x.value, y) for x, y in zip(a, t)))
+        ours = lambda: assay.sentence_scores("bleu", hyps, [refs], profile="sacrebleu")  # noqa: E731
+        if cover.sampled:
+            bench.compare_sampled(f"sentence BLEU ({len(hyps)} x sentence_bleu)", ours, tool,
+                                  lambda: [sacrebleu.sentence_bleu(hyps[i], [refs[i]]).score for i in sample], cover,
+                                  setup=clear_sacrebleu_caches,
+                                  agree=lambda a, t: max_abs_diff((a[i].value, y) for i, y in zip(sample, t)))
+        else:
+            bench.compare(f"sentence BLEU ({len(hyps)} x sentence_bleu)", ours, tool,
+                          lambda: [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs)],
+                          setup=clear_sacrebleu_caches,
+                          agree=lambda a, t: max_abs_diff((x.value, y) for x, y in zip(a, t)))
 
     if not args.no_nltk and not args.no_sentence:
         smoothing = SmoothingFunction()
         for k in dict.fromkeys([0, *args.nltk_smoothing]):
             knobs = {"smoothing": f"method{k}"} if k else {}
             function = getattr(smoothing, f"method{k}") if k else None
-            bench.compare(f"NLTK sentence BLEU ({len(hyps)} x, method{k})",
-                          lambda knobs=knobs: assay.sentence_scores("bleu", hyp_toks, [ref_toks], profile="nltk",
-                                                                    **knobs),
-                          f"nltk {nltk.__version__}",
-                          lambda function=function: _nltk_sentences(sentence_bleu, nltk_refs, hyp_toks, function),
-                          agree=lambda a, t: max_abs_diff((x.value, y) for x, y in zip(a, t)))
+            label = f"NLTK sentence BLEU ({len(hyps)} x, method{k})"
+            ours = (lambda knobs=knobs:  # noqa: E731
+                    assay.sentence_scores("bleu", hyp_toks, [ref_toks], profile="nltk", **knobs))
+            if cover.sampled:
+                bench.compare_sampled(label, ours, f"nltk {nltk.__version__}",
+                                      lambda function=function: _nltk_sentences(
+                                          sentence_bleu, pick(nltk_refs, sample), pick(hyp_toks, sample), function),
+                                      cover,
+                                      agree=lambda a, t: max_abs_diff((a[i].value, y) for i, y in zip(sample, t)))
+            else:
+                bench.compare(label, ours, f"nltk {nltk.__version__}",
+                              lambda function=function: _nltk_sentences(sentence_bleu, nltk_refs, hyp_toks, function),
+                              agree=lambda a, t: max_abs_diff((x.value, y) for x, y in zip(a, t)))
     return 0
 
 

@@ -12,6 +12,11 @@ Timings (median of ``--repeats``, sides alternating):
 - NLTK corpus_chrf (``--nltk``, slow): ``profile="nltk"`` vs ``nltk.translate.chrf_score.corpus_chrf``.
 Each row shows the ratio (tool time / assay time; the target is >= 5x for chrF and chrF++) and the
 largest absolute score difference (the scores must agree).
+
+For 1M segments (sacrebleu's chrF would need ~44 GB there): ``--tool-chunk N`` runs sacrebleu in chunks
+of N segments and sums its own sufficient statistics (the whole corpus's score, exact);
+``--tool-sample N`` instead times it on a random sample of N segments and extrapolates linearly
+(harness.ToolCoverage). The row's label says which; assay always scores the whole corpus.
 """
 from __future__ import annotations
 
@@ -20,27 +25,49 @@ import sys
 import assay
 
 from conformance.bench.corpora import load_mt, mt_arguments
-from conformance.bench.harness import Bench, clear_sacrebleu_caches, parse
+from conformance.bench.harness import (Bench, clear_sacrebleu_caches, clock_of, coverage_arguments, coverage_of,
+                                       parse, pick, sacrebleu_chunked)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = mt_arguments(__doc__, size=48064, quick=2000, repeats=1)
     parser.add_argument("--nltk", action="store_true", help="also time NLTK corpus_chrf")
+    parser.add_argument("--only", choices=["chrF", "chrF++"], help="time only chrF or only chrF++")
+    coverage_arguments(parser)
     args = parse(parser, argv)
     hyps, refs, corpus = load_mt(args, count="characters")
+    cover = coverage_of(args, len(hyps))
+    sample = cover.indices() if cover.sampled else []
 
     import sacrebleu
     from sacrebleu.metrics import CHRF
 
     tool = f"sacrebleu {sacrebleu.__version__}"
-    bench = Bench("chrF / chrF++: assay vs sacrebleu", corpus, repeats=args.repeats, memory=args.memory,
+    bench = Bench("chrF / chrF++: assay vs sacrebleu", corpus, repeats=args.repeats, clock=clock_of(args),
+                  memory=args.memory,
                   tools=[tool])
     for label, profile, word_order in (("corpus chrF (chrF2)", "sacrebleu", 0),
                                        ("corpus chrF++ (chrF2++)", "sacrebleu-chrf++", 2)):
-        row = bench.compare(label, lambda p=profile: assay.score("chrf", hyps, [refs], profile=p), tool,
-                            lambda w=word_order: CHRF(word_order=w).corpus_score(hyps, [refs]),
-                            setup=clear_sacrebleu_caches, agree=lambda a, t: abs(a.value - t.score))
-        bench.note(f"assay {row.assay.result.value:.10f}  sacrebleu {row.tool.result.score:.10f}")
+        if args.only and args.only != ("chrF++" if word_order else "chrF"):
+            continue
+        ours = lambda p=profile: assay.score("chrf", hyps, [refs], profile=p)  # noqa: E731
+        if cover.chunked:
+            row = bench.compare(f"{label} [{cover.chunk_label()}]", ours, tool,
+                                lambda w=word_order: sacrebleu_chunked(CHRF(word_order=w), hyps, refs, cover),
+                                setup=clear_sacrebleu_caches, agree=lambda a, t: abs(a.value - t.score))
+        elif cover.sampled:
+            row = bench.compare_sampled(
+                label, ours, tool, lambda w=word_order: CHRF(word_order=w).corpus_score(pick(hyps, sample),
+                                                                                        [pick(refs, sample)]),
+                cover, setup=clear_sacrebleu_caches,
+                agree=lambda a, t, p=profile: abs(assay.score("chrf", pick(hyps, sample), [pick(refs, sample)],
+                                                              profile=p).value - t.score))
+        else:
+            row = bench.compare(label, ours, tool, lambda w=word_order: CHRF(word_order=w).corpus_score(hyps, [refs]),
+                                setup=clear_sacrebleu_caches, agree=lambda a, t: abs(a.value - t.score))
+        bench.note(f"assay {row.assay.result.value:.10f}  sacrebleu {row.tool.result.score:.10f}"
+                   + (" (assay: the whole corpus; sacrebleu: the sample)"
+                      if cover.sampled and not cover.chunked else ""))
 
     if args.nltk:
         import nltk

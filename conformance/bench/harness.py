@@ -25,7 +25,13 @@ row of a fixed table:
 computed from other rows (no memory), :meth:`Bench.note` an indented line under the last row.
 :func:`arguments` gives every bench the same options: ``--size N`` (the corpus size in the
 bench's unit), ``--quick`` (a small size and one run per side, to check a bench works),
-``--repeats``, ``--memory`` and ``--corpus DIR`` (``../shared/corpora`` or ``$ASSAY_CORPORA``).
+``--repeats``, ``--clock wall|cpu``, ``--memory`` and ``--corpus DIR`` (``../shared/corpora`` or ``$ASSAY_CORPORA``).
+
+For corpora a tool cannot score whole (1M segments: sacrebleu's chrF would need ~44 GB, its TER ~2 h),
+:func:`coverage_arguments` adds ``--tool-chunk N`` / ``--tool-sample N`` (:class:`ToolCoverage`): the tool
+side runs in chunks whose sufficient statistics are summed through the tool's own API
+(:func:`sacrebleu_chunked`), or on a random sample with its time extrapolated linearly
+(:meth:`Bench.compare_sampled`); the row's label says which, and assay's side always scores everything.
 """
 from __future__ import annotations
 
@@ -67,6 +73,13 @@ WALL = Clock(time.perf_counter, "wall time (time.perf_counter)")
 CPU = Clock(time.process_time, "CPU time of this process (time.process_time)")
 CPU_CHILDREN = Clock(_cpu_with_children,
                      "CPU time of this process and of the child processes it waited for, e.g. a JVM (os.times)")
+CLOCKS = {"wall": WALL, "cpu": CPU}
+
+
+def clock_of(args: argparse.Namespace, default: Clock = WALL) -> Clock:
+    """The clock ``--clock`` names, else the bench's ``default``."""
+    name = getattr(args, "clock", None)
+    return default if name is None else CLOCKS[name]
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -316,10 +329,128 @@ class Bench:
         self.rows.append(row)
         return row
 
+    def compare_sampled(self, label: str, ours: Callable[[], Any], tool: str, theirs_on_sample: Callable[[], Any],
+                        coverage: ToolCoverage, *, agree: Callable[[Any, Any], float | str] | None = None,
+                        repeats: int | None = None, setup: Callable[[], None] | None = None,
+                        quiet: bool = False) -> Row:
+        """Like :meth:`compare`, but the tool scores ``coverage``'s sample only: its time is measured on the
+        sample and multiplied by ``coverage.factor`` (the label says so; its peak is the sample's);
+        ``agree(assay result, tool result on the sample)`` compares the two on the sample."""
+        n = self.repeats if repeats is None else repeats
+        a, t = measure([Side(ours, n, setup, quiet=quiet), Side(theirs_on_sample, n, setup, quiet=quiet)],
+                       self.clock, self.memory)
+        scaled = Measure([x * coverage.factor for x in t.times], [x * coverage.factor for x in t.wall],
+                         [x * coverage.factor for x in t.cpu], t.peaks, t.child_peak, t.result)
+        row = Row(label, a, scaled)
+        agreement = agree(a.result, t.result) if agree is not None else None
+        self._print(f"{label} [{coverage.sample_label()}]", tool, a.median, scaled.median, a, scaled, agreement)
+        self.note(f"tool measured {t.median:.3f} s on {coverage.sample:,} of {coverage.total:,} {self.corpus.unit} "
+                  f"(random sample, seed {coverage.seed}) x {coverage.factor:g}; tool peak = the sample's; "
+                  "agreement on the sample")
+        self.rows.append(row)
+        return row
+
     def derived(self, label: str, assay_s: float | None, tool: str, tool_s: float | None,
                 agreement: float | str | None = None) -> None:
         """A row whose times come from other rows or runs (no memory measured)."""
         self._print(label, tool, assay_s, tool_s, None, None, agreement)
+
+
+# ----------------------------------------------------------------------------- tools too slow for the corpus
+def _count(n: int) -> str:
+    """100000 -> ``100k``, 1000000 -> ``1M`` (other numbers with thousands separators)."""
+    if n % 1_000_000 == 0:
+        return f"{n // 1_000_000}M"
+    return f"{n // 1000}k" if n % 1000 == 0 else f"{n:,}"
+
+
+@dataclass(frozen=True)
+class ToolCoverage:
+    """How a tool's side covers a corpus of ``total`` segments that it cannot score at once in this
+    machine's memory or time (assay's side always scores all of it, in one call):
+
+    - ``chunk``: the tool scores consecutive chunks of ``chunk`` segments through its own API and the
+      chunks' additive sufficient statistics are summed (the score is the whole corpus's; the time is
+      the sum of the chunks'; the tool's peak is a chunk's);
+    - ``sample``: the tool scores a random sample of ``sample`` segments (``random.Random(seed)``,
+      in corpus order), and its time is multiplied by ``total / sample`` (linear extrapolation: it
+      assumes the tool's cost per segment does not grow with the corpus); its peak memory is the
+      sample's, and the scores are compared on the sample only.
+
+    Rows that use either say so in their label (:meth:`chunk_label`, :meth:`sample_label`)."""
+
+    total: int
+    chunk: int | None = None
+    sample: int | None = None
+    seed: int = 18
+
+    @property
+    def chunked(self) -> bool:
+        return self.chunk is not None and 0 < self.chunk < self.total
+
+    @property
+    def sampled(self) -> bool:
+        return self.sample is not None and 0 < self.sample < self.total
+
+    @property
+    def factor(self) -> float:
+        """The extrapolation factor of a sampled row (``total / sample``)."""
+        return self.total / self.sample if self.sampled and self.sample else 1.0
+
+    def slices(self) -> list[slice]:
+        """The consecutive chunks (one slice of everything when not chunked)."""
+        step = self.chunk if self.chunked and self.chunk else max(self.total, 1)
+        return [slice(i, i + step) for i in range(0, self.total, step)]
+
+    def indices(self) -> list[int]:
+        """The sampled segment indices, ascending (every index when not sampled)."""
+        if not self.sampled or self.sample is None:
+            return list(range(self.total))
+        import random
+        return sorted(random.Random(self.seed).sample(range(self.total), self.sample))
+
+    def chunk_label(self) -> str:
+        return f"tool: chunked {_count(self.chunk or 0)} x {len(self.slices())}"
+
+    def sample_label(self) -> str:
+        return f"tool: {_count(self.sample or 0)}-sample, x{self.factor:g} extrapolated"
+
+
+def pick(items: Sequence[Any], indices: Sequence[int]) -> list[Any]:
+    """``[items[i] for i in indices]``."""
+    return [items[i] for i in indices]
+
+
+def sacrebleu_chunked(metric: Any, hyps: Sequence[str], refs: Sequence[str], coverage: ToolCoverage) -> Any:
+    """sacrebleu's corpus score of ``hyps`` against one reference stream, chunk by chunk: for each chunk,
+    the metric's own per-segment statistics (``_extract_corpus_statistics``, the rows its significance
+    tests resample) are summed with its ``sacrebleu.utils.sum_of_lists``; the chunks' sums are added and
+    ``_compute_score_from_stats`` gives the score once. ``corpus_score`` does the same on one list of
+    every segment's statistics (BLEU, chrF and TER statistics are additive counts), so the score is the
+    whole corpus's while only one chunk's statistics and reference cache are alive at a time."""
+    from sacrebleu.utils import sum_of_lists
+    total: Any = None
+    for part in coverage.slices():
+        stats = sum_of_lists(metric._extract_corpus_statistics(hyps[part], [refs[part]]))
+        total = stats if total is None else sum_of_lists([total, stats])
+        del stats
+    return metric._compute_score_from_stats(total)
+
+
+def coverage_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--tool-chunk N`` and ``--tool-sample N`` (see :class:`ToolCoverage`) for the benches that take them."""
+    parser.add_argument("--tool-chunk", type=int, metavar="N",
+                        help="run the tool side in chunks of N segments and sum its sufficient statistics "
+                             "(rows whose tool has such statistics; the label says so)")
+    parser.add_argument("--tool-sample", type=int, metavar="N",
+                        help="time the tool side on a random sample of N segments and extrapolate linearly "
+                             "(rows not chunked; the label says so; assay always scores the whole corpus)")
+    parser.add_argument("--sample-seed", type=int, default=18, help="seed of --tool-sample (default 18)")
+
+
+def coverage_of(args: argparse.Namespace, total: int) -> ToolCoverage:
+    return ToolCoverage(total, getattr(args, "tool_chunk", None), getattr(args, "tool_sample", None),
+                        getattr(args, "sample_seed", 18))
 
 
 # ----------------------------------------------------------------------------- cold starts
@@ -356,6 +487,9 @@ def arguments(doc: str | None, *, size: int | None, unit: str, quick: int, repea
                         help=f"a quick check that the bench works: {what}one run per side")
     parser.add_argument("--repeats", type=int, default=repeats,
                         help=f"runs per side; the table shows the median (default {repeats})")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default=None,
+                        help="what the times count: wall time, or this process's CPU time (steadier on a loaded "
+                             "machine); default: the bench's own")
     parser.add_argument("--memory", choices=MEMORY_MODES, default="rss",
                         help="rss: peak RSS during the timed runs (default); tracemalloc: one extra traced run "
                              "per side; off")
