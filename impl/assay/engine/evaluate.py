@@ -16,14 +16,22 @@ Below the statistics, the token ids are shared too: passes that tokenise the sam
 reference lists with the same tokenizer and lowercasing (BLEU under ``per_segment_min_total`` 0
 and 1, or ``ref_length`` closest and shortest, ...) replay the first pass's ids instead of
 scanning the text again (:class:`assay.tokenizers.base.SharedEncodings`: exact, bounded memory).
+
+Across measures, one pass computes several: ``joint`` names a statistics knob whose value is a tuple
+of measures computed column by column, independently of each other (ROUGE's ``types``: each type's
+six columns depend only on the text knobs and that type). A configuration asking for a sub-tuple of
+the joint value is computed once with the whole joint value in its place, and its columns are picked
+by name (``family.columns``): the four ROUGE sections of a report count each coalition's documents
+once, not four times. A joint configuration that is invalid or raises falls back to the
+configuration's own pass (which raises its own error, if any).
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from assay.core.errors import InputError, ToolBehaviourError
+from assay.core.errors import AssayError, InputError, ToolBehaviourError
 from assay.core.knobs import Config, hashable
 from assay.core.score import Score
 from assay.core.stats import SegmentStats
@@ -73,10 +81,12 @@ class Evaluator:
     """One metric on one corpus: configurations in, scores out, statistics shared.
 
     ``refs`` are reference streams (as in :func:`assay.score`). ``stats_computed`` counts the
-    distinct statistics actually computed (for benchmarks and tests).
+    distinct statistics actually computed (for benchmarks and tests). ``joint``: knob -> tuple of
+    measures computed together (module doc; only for a family with ``columns(config)``).
     """
 
-    def __init__(self, metric: str, hyps: Sequence[Any], refs: Any, refs_orientation: str = "streams"):
+    def __init__(self, metric: str, hyps: Sequence[Any], refs: Any, refs_orientation: str = "streams",
+                 joint: Mapping[str, tuple[Any, ...]] | None = None):
         if not hyps:
             raise InputError("no hypotheses: the input is empty")
         self.metric = metric.lower()
@@ -87,6 +97,8 @@ class Evaluator:
         self._by_stage: dict[tuple[Any, ...], SegmentStats | ToolBehaviourError] = {}
         self._encodings = SharedEncodings()
         self.stats_computed = 0
+        self._joint = {k: tuple(v) for k, v in (joint or {}).items()} if hasattr(self.family, "columns") else {}
+        self._joint_failed: set[tuple[Any, ...]] = set()
 
     # ------------------------------------------------------------------ configurations
     def config(self, profile: str | None = None, level: str = "corpus", **knobs: Any) -> tuple[Config, Profile]:
@@ -98,19 +110,58 @@ class Evaluator:
     def stats(self, config: Config) -> SegmentStats:
         """Per-segment statistics under ``config``, reused across configurations that agree on
         every text- and statistics-stage knob (each knob declares its stage once)."""
-        key = tuple(hashable(config[n]) for n in self.family.knobset.statistics_knobs())
+        key = self._key(config)
         cached = self._by_stage.get(key)
         if cached is None:
-            try:
-                with self._encodings.active():
-                    cached = self.family.segment_stats(self.hyps, self.streams, config)
-            except ToolBehaviourError as exc:
-                cached = exc
-            self._by_stage[key] = cached
-            self.stats_computed += 1
+            cached = self._joint_stats(config)
+        if cached is None:
+            cached = self._compute(config)
+        self._by_stage[key] = cached
         if isinstance(cached, ToolBehaviourError):
             raise cached
         return cached
+
+    def _key(self, config: Config) -> tuple[Any, ...]:
+        return tuple(hashable(config[n]) for n in self.family.knobset.statistics_knobs())
+
+    def _compute(self, config: Config) -> SegmentStats | ToolBehaviourError:
+        try:
+            with self._encodings.active():
+                stats = self.family.segment_stats(self.hyps, self.streams, config)
+        except ToolBehaviourError as exc:
+            stats = exc
+        self.stats_computed += 1
+        return stats
+
+    def _joint_stats(self, config: Config) -> SegmentStats | None:
+        """``config``'s statistics as columns of the joint configuration's (module doc), or None when
+        ``config`` is not a part of a joint configuration or the joint one cannot be computed."""
+        for knob, whole in self._joint.items():
+            part = config[knob] if knob in config.knobset else None
+            if not isinstance(part, tuple) or part == whole or not set(part) <= set(whole):
+                continue
+            try:
+                joint = Config(config.metric, config.knobset, {**config.as_dict(), knob: whole})
+            except AssayError:
+                continue
+            key = self._key(joint)
+            if key in self._joint_failed:
+                continue
+            stats = self._by_stage.get(key)
+            if stats is None:
+                try:
+                    stats = self._compute(joint)
+                except AssayError:        # an input error: the configuration's own pass raises it
+                    self._joint_failed.add(key)
+                    continue
+                self._by_stage[key] = stats
+            if isinstance(stats, ToolBehaviourError):
+                continue
+            names = self.family.columns(config)          # type: ignore[attr-defined]
+            index = [stats.columns.index(c) for c in names]
+            # C order, as the configuration's own pass makes them: numpy's sums depend on the layout
+            return SegmentStats(tuple(names), np.ascontiguousarray(stats.rows[:, index]), stats.context)
+        return None
 
     # ------------------------------------------------------------------ scores
     def score(self, config: Config, profile: Profile | str | None = None, width: int | None = None) -> Score:

@@ -257,6 +257,19 @@ def progress_steps(metrics: Sequence[str] | None = None, profiles: Sequence[str]
     return total
 
 
+def _joint_measures(view: MetricView) -> dict[str, tuple[Any, ...]]:
+    """The knob every measure of ``view`` sets to a one-element tuple (ROUGE's ``types``), with the
+    measures' values joined: the evaluator computes them in one pass (:class:`Evaluator` ``joint``)."""
+    knobs = {tuple(m.knobs) for m in view.measures}
+    if len(view.measures) < 2 or len(knobs) != 1 or len(next(iter(knobs))) != 1:
+        return {}
+    (knob,) = next(iter(knobs))
+    values = [m.knobs[knob] for m in view.measures]
+    if not all(isinstance(v, tuple) and len(v) == 1 for v in values):
+        return {}
+    return {knob: tuple(v[0] for v in values)}
+
+
 def compare(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metrics: Sequence[str] | None = None,
             profiles: Sequence[str] | None = None, progress: Progress | None = None) -> Comparison:
     """Score ``hyps`` against reference streams under every selected profile of every metric."""
@@ -274,7 +287,7 @@ def compare(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], metrics: 
         if not profs:
             skipped[metric] = "no selected profile"
             continue
-        ev = Evaluator(metric, hyps, streams)
+        ev = Evaluator(metric, hyps, streams, joint=_joint_measures(view))
         evaluators[metric] = ev
         default = default_profile(metric)
         for measure in view.measures:

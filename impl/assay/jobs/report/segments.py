@@ -148,25 +148,34 @@ def _tokens(tokens: Any, config: Any, cmp: Comparison, index: Sequence[int]
     return hyp, [[col[k] for col in per_stream] for k in range(len(index))]
 
 
-def _ngrams(tokens: Sequence[str], n: int) -> set[tuple[str, ...]]:
-    return {tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)}
-
-
 def marks(tokens: Sequence[str], others: Sequence[Sequence[str]], max_n: int = MAX_N) -> str:
     """One digit per token: the longest n (<= ``max_n``) of an n-gram containing the token that
-    also occurs in one of ``others`` (0: none)."""
-    level = [0] * len(tokens)
-    for n in range(1, max_n + 1):
-        seen: set[tuple[str, ...]] = set()
-        for other in others:
-            seen |= _ngrams(other, n)
-        if not seen:
-            break
-        for i in range(len(tokens) - n + 1):
-            if tuple(tokens[i:i + n]) in seen:
-                for k in range(i, i + n):
-                    level[k] = n
-    return "".join(str(v) for v in level)
+    also occurs in one of ``others`` (0: none).
+
+    The n-grams of ``tokens`` starting at i that occur in another list are the prefixes of the
+    longest one, so from each start the match is extended token by token at every position where
+    the other list has the same first token."""
+    size = len(tokens)
+    level = [0] * size
+    starts: dict[str, list[tuple[Sequence[str], int]]] = {}
+    for other in others:
+        for j, tok in enumerate(other):
+            starts.setdefault(tok, []).append((other, j))
+    for i in range(size):
+        best = 0
+        for other, j in starts.get(tokens[i], ()):
+            limit = min(max_n, size - i, len(other) - j)
+            n = 1
+            while n < limit and tokens[i + n] == other[j + n]:
+                n += 1
+            if n > best:
+                best = n
+                if best == max_n:
+                    break
+        for k in range(i, i + best):
+            if level[k] < best:
+                level[k] = best
+    return "".join(map(str, level))
 
 
 def explorer_json(parts: Sequence[MeasureSegments], hyps: Sequence[str], refs: Sequence[Sequence[str | None]],

@@ -19,13 +19,19 @@ Counts come from one of four paths, all giving the same numbers:
   store in bulk (:func:`_flat_batch`), and plain ROUGE-L of short texts (captions) runs the
   bit-parallel LCS per pair on the token strings (:func:`_short_lcs`).
 
+On the compiled path the token stores of a corpus are kept (:mod:`assay.core.corpus_cache`, keyed on
+the text knobs) with each measure's six columns (keyed on the knobs that measure reads,
+:func:`_measure_key`): the coalitions of a Shapley attribution re-count nothing they share. ROUGE-N on
+n-gram sets is vectorised over a batch's n-gram table (:func:`_set_counts_batch`; the specification,
+Python sets per document, is :func:`set_counts_spec`).
+
 Empty documents (no tokens on a side) score 0, as in both tools (ROUGE-1.5.5 warns on stderr);
 ``empty_document=error`` rejects them instead. A document without any reference is an error.
 """
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -38,8 +44,8 @@ from assay.metrics.rouge.combine import combine_pairs
 from assay.metrics.rouge.documents import Corpus, Doc, Encoder
 from assay.metrics.rouge.knobs import type_spec
 from assay.metrics.rouge.lcs import match_masks
-from assay.metrics.rouge.measures import (COMPILED, PairBatch, Store, clipped_hits, lcs_counts, union_lcs_hits,
-                                         wlcs_counts, wlcs_length_sum)
+from assay.metrics.rouge.measures import (COMPILED, PairBatch, Store, _ranges, clipped_hits, lcs_counts,
+                                         union_lcs_hits, wlcs_counts, wlcs_length_sum)
 from assay.metrics.rouge.word_union import store_counts
 
 COUNT_FIELDS = ("hits", "ref", "peer")
@@ -84,11 +90,6 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     _check_strings(hyps, refs)
     corpus = Corpus(config)
     specs = [(t, type_spec(t)) for t in config.types]
-    weight = config.w_weight
-    su = config.su_last_unigram
-    rounding = config.f_from_rounded_pr
-    alpha = config.alpha
-    beta = config.beta
     cols = columns(config.types)
     rows = np.zeros((len(hyps), len(cols)), dtype=np.float64)
     rows[:, 0] = 1.0
@@ -98,45 +99,96 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     pair_h: list[int] = []
     pair_r: list[int] = []
     short = None
-    text_key: tuple[Any, ...] = ()
+    memo: _Memo | None = None
     if COMPILED:
         text_key = _text_key(config)
         cached = corpus_cache.get(text_key, hyps, refs)
         if cached is None:
             batch, ph, pr, n_refs_arr = _compiled_batch(hyps, refs, corpus)
-            corpus_cache.put(text_key, hyps, refs, (batch.flat.tokens, ph, pr, (batch, ph, pr, n_refs_arr)))
+            memo = _Memo()
+            corpus_cache.put(text_key, hyps, refs, (batch.flat.tokens, ph, pr, (batch, ph, pr, n_refs_arr, memo)))
         else:
-            batch, ph, pr, n_refs_arr = cached[-1]
+            batch, ph, pr, n_refs_arr, memo = cached[-1]
     else:
         short, batch, ph, pr, n_refs_arr = _pure_inputs(hyps, refs, corpus, specs, docs, pair_h, pair_r)
     several = bool((n_refs_arr > 1).any())
     for t_index, (_, (kind, arg)) in enumerate(specs):
-        if kind == "n" and config.ngram_counts == "set":
-            hits, ref_count, peer_count = _cached_set_counts(text_key, hyps, refs, arg, batch, docs, pair_h, pair_r)
-        elif kind == "Lsum" and config.lcs_union == "words":
-            hits, ref_count, peer_count = _word_union(batch, docs, pair_h, pair_r, config.ngram_counts == "set")
-        elif short is not None:
-            hits, ref_count, peer_count = short[:3]
-        elif batch is not None:
-            hits, ref_count, peer_count = _batch_counts(batch, kind, arg, ph, pr, weight, su)
-        else:
-            per_pair = np.array([_counts(kind, arg, docs[h], docs[r], weight, su) for h, r in zip(pair_h, pair_r)],
-                                dtype=np.float64).reshape(-1, 3)
-            hits, ref_count, peer_count = per_pair[:, 0], per_pair[:, 1], per_pair[:, 2]
-        w = weight if kind == "W" else None
-        keys = None
-        if w is not None and several and config.multi_ref == "best-recall":
-            # ROUGE-1.5.5 -f B picks ROUGE-W's reference by hits / sum_i f(|ref_i|) (before the second f)
-            ref_sums = _wlcs_ref_sums(batch.lcs_store, w)[pr] if batch is not None else \
-                np.array([wlcs_length_sum(map(len, docs[r].lcs_side), w) for r in pr.tolist()], dtype=np.float64)
-            keys = np.divide(hits, ref_sums, out=np.zeros_like(hits), where=ref_count > 0)
-        counts, prf = combine_pairs(hits, ref_count, peer_count, n_refs_arr, config.multi_ref, w, alpha, rounding,
-                                    beta, keys, config.f_epsilon)
+        key = _measure_key(kind, arg, config) if memo is not None else None
+        got = memo.get(key) if memo is not None else None
+        if got is None:
+            got = _measure_columns(kind, arg, config, batch, ph, pr, n_refs_arr, several, short, docs, pair_h, pair_r)
+            if memo is not None:
+                _remember(memo, key, got)
         base = base_column(t_index)
-        for k in range(3):
-            rows[:, base + k] = counts[k]
-            rows[:, base + 3 + k] = prf[k]
+        for k in range(6):
+            rows[:, base + k] = got[k]
     return SegmentStats(cols, rows)
+
+
+#: the most numbers the per-measure columns of one corpus's token stores hold (oldest dropped first)
+MEMO_NUMBERS = 2_000_000
+
+
+def _measure_key(kind: str, arg: Any, config: Config) -> tuple[Any, ...]:
+    """Everything beyond the token stores that one measure's six columns depend on (the knobs
+    :func:`_measure_columns` reads for this kind): equal keys, equal columns."""
+    counts: tuple[Any, ...]
+    if kind == "n":
+        counts = (config.ngram_counts,)
+    elif kind == "Lsum":
+        counts = (config.lcs_union, config.ngram_counts if config.lcs_union == "words" else None)
+    elif kind == "W":
+        counts = (config.w_weight,)
+    elif kind == "SU":
+        counts = (config.su_last_unigram,)
+    else:
+        counts = ()
+    return (kind, repr(arg), *map(repr, counts), repr(config.multi_ref), repr(config.alpha),
+            repr(config.f_from_rounded_pr), repr(config.beta), repr(config.f_epsilon))
+
+
+class _Memo(dict):
+    """Measure key -> six columns, for one corpus's token stores; ``numbers``: how many they hold."""
+
+    numbers = 0
+
+
+def _remember(memo: _Memo, key: Any, columns: tuple[np.ndarray, ...]) -> None:
+    """Keep ``columns`` under ``key``, dropping the oldest entries beyond :data:`MEMO_NUMBERS` numbers."""
+    memo[key] = columns
+    memo.numbers += sum(int(np.size(c)) for c in columns)
+    while memo.numbers > MEMO_NUMBERS and len(memo) > 1:
+        memo.numbers -= sum(int(np.size(c)) for c in memo.pop(next(iter(memo))))
+
+
+def _measure_columns(kind: str, arg: Any, config: Config, batch: PairBatch | None, ph: np.ndarray,
+                     pr: np.ndarray, n_refs_arr: np.ndarray, several: bool, short: Any, docs: list[Doc],
+                     pair_h: list[int], pair_r: list[int]) -> tuple[np.ndarray, ...]:
+    """One measure's six columns (hits, ref, peer; P, R, F) of every document: its counts per pair,
+    then the references combined (:func:`~assay.metrics.rouge.combine.combine_pairs`)."""
+    weight = config.w_weight
+    if kind == "n" and config.ngram_counts == "set":
+        hits, ref_count, peer_count = _set_counts(arg, batch, docs, pair_h, pair_r)
+    elif kind == "Lsum" and config.lcs_union == "words":
+        hits, ref_count, peer_count = _word_union(batch, docs, pair_h, pair_r, config.ngram_counts == "set")
+    elif short is not None:
+        hits, ref_count, peer_count = short[:3]
+    elif batch is not None:
+        hits, ref_count, peer_count = _batch_counts(batch, kind, arg, ph, pr, weight, config.su_last_unigram)
+    else:
+        per_pair = np.array([_counts(kind, arg, docs[h], docs[r], weight, config.su_last_unigram)
+                             for h, r in zip(pair_h, pair_r)], dtype=np.float64).reshape(-1, 3)
+        hits, ref_count, peer_count = per_pair[:, 0], per_pair[:, 1], per_pair[:, 2]
+    w = weight if kind == "W" else None
+    keys = None
+    if w is not None and several and config.multi_ref == "best-recall":
+        # ROUGE-1.5.5 -f B picks ROUGE-W's reference by hits / sum_i f(|ref_i|) (before the second f)
+        ref_sums = _wlcs_ref_sums(batch.lcs_store, w)[pr] if batch is not None else \
+            np.array([wlcs_length_sum(map(len, docs[r].lcs_side), w) for r in pr.tolist()], dtype=np.float64)
+        keys = np.divide(hits, ref_sums, out=np.zeros_like(hits), where=ref_count > 0)
+    counts, prf = combine_pairs(hits, ref_count, peer_count, n_refs_arr, config.multi_ref, w, config.alpha,
+                                config.f_from_rounded_pr, config.beta, keys, config.f_epsilon)
+    return (*counts, *prf)
 
 
 #: the knobs a document's token store depends on (:class:`Corpus`, :class:`Encoder`): the rest only
@@ -153,48 +205,49 @@ def _text_key(config: Config) -> tuple[Any, ...]:
     return ("rouge-documents", reader, *(repr(getattr(config, k)) for k in _TEXT_KNOBS))
 
 
-def _cached_set_counts(text_key: tuple[Any, ...], hyps: Segments, refs: Refs, n: int, batch: PairBatch | None,
-                       docs: list[Doc], pair_h: list[int], pair_r: list[int]
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_set_counts`, kept with the token stores (compiled path) for the next configuration."""
-    if not text_key:
-        return _set_counts(n, batch, docs, pair_h, pair_r)
-    key = (*text_key, "set", n)
-    cached = corpus_cache.get(key, hyps, refs)
-    if cached is None:
-        cached = _set_counts(n, batch, docs, pair_h, pair_r)
-        corpus_cache.put(key, hyps, refs, cached)
-    return cached[0], cached[1], cached[2]
-
-
 def _set_counts(n: int, batch: PairBatch | None, docs: list[Doc], pair_h: list[int], pair_r: list[int]
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """ROUGE-N on n-gram *sets* (``ngram_counts=set``): per pair ``|set(hyp) & set(ref)|`` and the
-    numbers of distinct reference and hypothesis n-grams. The documents' token ids come from the
-    batch's store or the per-pair :class:`Doc` objects (whichever path built them); the counting
-    is pure Python on both paths (no compiled twin counts sets)."""
+    numbers of distinct reference and hypothesis n-grams. With a batch (whichever path built it),
+    vectorised over its store's n-gram table (:func:`_set_counts_batch`); else the specification,
+    Python sets over the :class:`Doc` objects' token ids (:func:`set_counts_spec`). Both give the
+    same numbers (an equality property in the ROUGE tests)."""
     if batch is not None:
-        st = batch.flat
-        tokens, start, length = st.tokens.tolist(), st.doc_start.tolist(), st.doc_len.tolist()
+        return _set_counts_batch(n, batch)
+    return set_counts_spec(n, [list(d.flat) for d in docs], zip(pair_h, pair_r))
 
-        def seq(d: int) -> list[int]:
-            return tokens[start[d]:start[d] + length[d]]
-        pairs = zip(batch.pair_h.tolist(), batch.pair_r.tolist())
-    else:
-        def seq(d: int) -> list[int]:
-            return list(docs[d].flat)
-        pairs = zip(pair_h, pair_r)
+
+def set_counts_spec(n: int, seqs: Sequence[Sequence[int]], pairs: Iterable[tuple[int, int]]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The specification of :func:`_set_counts`: per pair (h, r) of documents (token id sequences
+    ``seqs``), ``len(G(h) & G(r))``, ``len(G(r))``, ``len(G(h))`` with ``G(d)`` the set of n-gram
+    tuples of document d."""
     cache: dict[int, set[tuple[int, ...]]] = {}
 
     def grams(d: int) -> set[tuple[int, ...]]:
         got = cache.get(d)
         if got is None:
-            s = seq(d)
+            s = seqs[d]
             got = cache[d] = {tuple(s[i:i + n]) for i in range(len(s) - n + 1)}
         return got
     out = [(len(grams(h) & grams(r)), len(grams(r)), len(grams(h))) for h, r in pairs]
     counts = np.array(out, dtype=np.float64).reshape(-1, 3)
     return counts[:, 0], counts[:, 1], counts[:, 2]
+
+
+def _set_counts_batch(n: int, batch: PairBatch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`set_counts_spec` of every pair of ``batch`` at once, from its table of n-gram counts per
+    document (:class:`~assay.metrics.rouge.measures.ItemTable`, sorted ``doc * base + gram`` keys):
+    the distinct n-grams of a document are its keys; a hit is a key of the hypothesis whose gram the
+    reference also holds."""
+    table = batch.table(("n", n))
+    ph, pr = batch.pair_h, batch.pair_r
+    distinct = (table.hi - table.lo).astype(np.float64)
+    entry, owner = _ranges(table.lo[ph], table.hi[ph])
+    gram = table.keys[entry] - ph[owner] * table.base
+    shared = table.lookup(pr[owner], gram) > 0
+    hits = np.bincount(owner, weights=shared, minlength=len(ph)).astype(np.float64)
+    return hits, distinct[pr], distinct[ph]
 
 
 def _word_union(batch: PairBatch | None, docs: list[Doc], pair_h: list[int], pair_r: list[int], sets: bool
