@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from assay.core import corpus_cache
 from assay.core.errors import ToolBehaviourError
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
@@ -100,7 +101,15 @@ class Chrf(MetricFamily):
                     kind_orders: list[int], config: Config, hyp_cnt: list, ref_cnt: list, match: list) -> None:
         """Append the (hyp, ref, match) count arrays of one kind (characters, or chrF++ words)."""
         top = max(kind_orders)
-        h_len, r_len, m = text_counts(hyp_texts, streams, words, top, config)
+        # the counts depend on the texts and these knobs only: kept for the next configuration
+        key = ("chrf-counts", words, top, bool(config.whitespace), config.whitespace_set)
+        cached = corpus_cache.get(key, hyp_texts, streams)
+        if cached is None:
+            cached = text_counts(hyp_texts, streams, words, top, config)
+            for a in cached:
+                a.setflags(write=False)
+            corpus_cache.put(key, hyp_texts, streams, cached)
+        h_len, r_len, m = cached
         m = m[:, :, min(kind_orders) - 1:top]
         h = np.broadcast_to(ngram_counts(h_len, kind_orders)[None], m.shape)
         r = ngram_counts(r_len, kind_orders)
