@@ -283,4 +283,9 @@ def test_audit_explains_the_published_number(tmp_path_factory, system, metric):
     assert report["claim"] == f"{metric} {PUBLISHED['systems'][system][metric]}"
     assert report["verdict"] in ("reproduced", "reproduced-other"), report["verdict_text"]
     assert report["best"]["shown"] == PUBLISHED["systems"][system][metric]
-    assert report["best"]["configuration"].startswith(AUDIT_NAMES[metric]), report["best"]["configuration"]
+    names = AUDIT_NAMES[metric]
+    if metric == "NIST" and report["verdict"] == "reproduced":
+        # the standard itself prints the number (10 of the 21 primary systems: outputs no shorter than
+        # the references, so the length-penalty knob changes nothing), and audit names the standard
+        names += ("nist/mteval-v13a",)
+    assert report["best"]["configuration"].startswith(names), report["best"]["configuration"]
