@@ -1,6 +1,7 @@
 """BLEU profiles: one entry per reproduced tool (and version), each with the call it reproduces."""
 from __future__ import annotations
 
+from assay.profiles import e2e_metrics
 from assay.profiles.audit import AuditGrid, AuditHint
 from assay.profiles.registry import Profile
 
@@ -124,16 +125,13 @@ PROFILES: tuple[Profile, ...] = (
                       when="raw", links=(("tokenize", "mteval-intl", {"lowercase_mode": "perl"}),),
                       follows_claim=("max_ngram_order",), rank=8),))),
     Profile(
-        "bleu", "e2e-mteval-v13a-sig", "e2e-metrics mteval-v13a-sig.pl", ("e2e-metrics@1b9c4d87fd0b",),
+        "bleu", "e2e-mteval-v13a-sig", e2e_metrics.TOOL, e2e_metrics.VERSIONS,
         dict(_MTEVAL, empty_refs="drop-after-first"),
         "BLEU as the E2E NLG challenge scored it (tuetschek/e2e-metrics measure_scores.py, its "
         "mteval-v13a-sig.pl): mteval-v13a, but a segment's missing references are written as empty segments, "
         "which the script does not count as references, except an empty FIRST reference: that one still "
         "competes for the closest reference length as length 0 (empty_refs=drop-after-first).",
-        command="python measure_scores.py testset_w_refs.csv system-output.tsv   (runs perl "
-                "mteval/mteval-v13a-sig.pl -r ref.sgm -s src.sgm -t tst.sgm -f log.txt)",
-        text_format="mteval",
-        audit=AuditHint(0.3, grids=(AuditGrid(dict(lowercase=(True, False))),))),
+        command=e2e_metrics.COMMAND, text_format="mteval", audit=e2e_metrics.AUDIT),
     Profile(
         "bleu", "d2l", "d2l (d2l-ai/d2l-en)", ("d2l-ai/d2l-en@23d7a5aeccee",),
         dict(_SACREBLEU, tokenize="space", smooth_method="none", weights="halving", missing_order="one", scale=1,

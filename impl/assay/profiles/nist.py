@@ -1,6 +1,7 @@
 """NIST profiles: mteval-v13a/v14 (the default), NLTK and the E2E challenge's mteval-v13a-sig, each with the call it reproduces."""
 from __future__ import annotations
 
+from assay.profiles import e2e_metrics
 from assay.profiles.audit import AuditGrid, AuditHint
 from assay.profiles.registry import Profile
 
@@ -32,15 +33,12 @@ PROFILES: tuple[Profile, ...] = (
                 "reference r of segment i], hypotheses[i] = hyp.split()",
         audit=AuditHint(0.7, grids=(AuditGrid(dict(lowercase=(True, False))),))),
     Profile(
-        "nist", "e2e-mteval-v13a-sig", "e2e-metrics mteval-v13a-sig.pl", ("e2e-metrics@1b9c4d87fd0b",),
+        "nist", "e2e-mteval-v13a-sig", e2e_metrics.TOOL, e2e_metrics.VERSIONS,
         dict(_MTEVAL, ref_length="corpus-mean"),
         "NIST as the E2E NLG challenge scored it (tuetschek/e2e-metrics measure_scores.py, its "
         "mteval-v13a-sig.pl): mteval-v13a, but missing references are empty segments and the length "
         "penalty divides all reference words by the mean number of non-empty references per segment.",
-        command="python measure_scores.py testset_w_refs.csv system-output.tsv   (runs perl "
-                "mteval/mteval-v13a-sig.pl -r ref.sgm -s src.sgm -t tst.sgm -f log.txt)",
-        text_format="mteval",
-        audit=AuditHint(0.3, grids=(AuditGrid(dict(lowercase=(True, False))),))),
+        command=e2e_metrics.COMMAND, text_format="mteval", audit=e2e_metrics.AUDIT),
 )
 
 DEFAULT = "mteval-v13a"
