@@ -9,9 +9,6 @@ from typing import Any
 from conformance.paths import FIXTURES
 from conformance.regen.compat import mismatches
 
-SKIP_IDS = {"BootstrapAggregator"}   # random: compared within resampling noise, not value for value
-
-
 @lru_cache(maxsize=None)
 def frozen(name: str) -> dict[str, Any]:
     """``fixtures/compat/<name>.json`` (checked to be the pinned tool's output)."""
@@ -23,6 +20,5 @@ def frozen(name: str) -> dict[str, Any]:
 def assert_same(expected: list[dict[str, Any]], got: list[dict[str, Any]]) -> None:
     """Every observed case of ``got`` equals ``expected``'s (same ids, same order)."""
     assert [c["id"] for c in got] == [c["id"] for c in expected]
-    problems = [m for e, g in zip(expected, got) if e["id"] not in SKIP_IDS
-                for m in mismatches(e["observed"], g["observed"], e["id"])]
+    problems = [m for e, g in zip(expected, got) for m in mismatches(e["observed"], g["observed"], e["id"])]
     assert not problems, f"{len(problems)} differences, first: " + "\n".join(problems[:5])

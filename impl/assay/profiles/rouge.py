@@ -37,7 +37,7 @@ PROFILES: tuple[Profile, ...] = (
         "rouge", "rouge-score", "rouge-score", ("0.1.2",), _ROUGE_SCORE,
         "Google's rouge-score RougeScorer(rouge_types, use_stemmer=False): Unicode lower(), [^a-z0-9]+ -> space, "
         "rougeLsum on newline-separated sentences, score_multi keeps the best F per type; corpus value = mean of "
-        "per-document P, R, F (its BootstrapAggregator is unseeded and not reproduced).",
+        "per-document P, R, F (its BootstrapAggregator intervals: assay.compat.rouge_score.scoring).",
         command='rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"]).score(target, prediction) per document '
                 '(score_multi(targets, prediction) with several references); the corpus value is the mean',
         reported_measures=("*",),

@@ -1,12 +1,15 @@
 """rouge-score's ``scoring`` module: ``Score``, ``AggregateScore`` and ``BootstrapAggregator``.
 
-``BootstrapAggregator`` (rouge-score: unseeded, so no run reproduces another) resamples the
-documents with replacement ``n_samples`` times and reports, per measure and per field, the
-percentiles ``(1 - confidence_interval)/2``, 50 and ``(1 + confidence_interval)/2`` of the
-resampled means (numpy's default linear percentile) as ``AggregateScore(low, mid, high)``.
-assay adds ``seed=`` (``None``: unseeded, as rouge-score). Its numbers therefore agree with
-rouge-score's only up to resampling noise; ``mid`` estimates the plain mean, which
-``assay.score("rouge", ...)`` gives exactly.
+``BootstrapAggregator`` resamples the documents with replacement ``n_samples`` times and reports, per
+measure (in the order the measures were first added) and per field, the percentiles
+``100 * [(1 - ci)/2, 0.5, 1 - (1 - ci)/2]`` of the resampled means (numpy's default linear
+percentile) as ``AggregateScore(low, mid, high)``. Each resample is ``n`` indices drawn uniformly
+from ``0..n-1`` by numpy's legacy generator, one resample after another, measure after measure:
+with ``seed=None`` (the default) that is numpy's global generator, as rouge-score draws, so after
+``numpy.random.seed(k)`` both print the same numbers to the bit; ``seed=k`` (an assay addition)
+uses a private ``numpy.random.RandomState(k)`` and gives the numbers rouge-score gives after
+``numpy.random.seed(k)``, without touching the global state. ``mid`` estimates the plain mean,
+which ``assay.score("rouge", ...)`` gives exactly.
 """
 from __future__ import annotations
 
@@ -50,13 +53,15 @@ class BootstrapAggregator:
         """``{measure: AggregateScore(low, mid, high)}``, each a :data:`Score`."""
         if not self._scores:
             raise InputError("BootstrapAggregator.aggregate: no scores were added")
-        rng = np.random.default_rng(self._seed)
-        tail = 100 * (1 - self._confidence_interval) / 2
+        draw = np.random.randint if self._seed is None else np.random.RandomState(self._seed).randint
+        ci = self._confidence_interval
+        percentiles = 100 * np.array([(1 - ci) / 2, 0.5, 1 - (1 - ci) / 2])
         out = {}
         for name, rows in self._scores.items():
             values = np.asarray(rows, dtype=np.float64)
-            picks = rng.integers(0, len(values), size=(self._n_samples, len(values)))
-            means = values[picks].mean(axis=1)
-            low, mid, high = (np.percentile(means, q, axis=0) for q in (tail, 50.0, 100 - tail))
+            means = np.empty((self._n_samples, values.shape[1]))
+            for i in range(self._n_samples):
+                means[i] = values[draw(0, len(values), size=len(values))].mean(axis=0)
+            low, mid, high = np.percentile(means, percentiles, axis=0)
             out[name] = AggregateScore(Score(*map(float, low)), Score(*map(float, mid)), Score(*map(float, high)))
         return out
