@@ -8,6 +8,7 @@ import codecs
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -151,3 +152,45 @@ def test_corpus_pass_families_in_two_passes_equal_whole_corpus(sample_dir, metri
         score, _ = stream.score_files(configured, str(hyp), [str(r) for r in refs], chunk_lines=7)
         expected = api.score_configured(configured, whole_hyps, whole_refs)
         assert score.value == expected.value and score.text == expected.text
+
+
+def _every_profile() -> list[tuple[str, str]]:
+    from assay.core.family import METRIC_NAMES
+    from assay.profiles.registry import profiles_of
+
+    return [(m, p.name) for m in METRIC_NAMES if m != "coco" for p in profiles_of(m)]
+
+
+@pytest.mark.parametrize("metric,profile", _every_profile())
+@pytest.mark.parametrize("level", ["corpus", "sentence"])
+def test_api_lists_in_chunks_give_the_whole_corpus_rows(sample_dir, metric, profile, level):
+    """``chunks.rows_of_lists`` (the API's path for corpora longer than a chunk) gives every profile
+    the rows of one call on the whole corpus, or the same error with the same segment number."""
+    from assay.engine import chunks
+
+    configured = api.configure(metric, profile, level)
+    n_refs = configured.profile.max_refs or 2
+    hyps = read_segments(sample_dir / "hyp.txt").lines
+    streams = [read_segments(sample_dir / f"ref{k}.txt").lines for k in range(1, n_refs + 1)]
+    family, config = configured.family, configured.config
+    try:
+        whole = family.segment_stats(hyps, streams, config)
+    except (InputError, ToolBehaviourError) as exc:
+        with pytest.raises(type(exc), match=re.escape(str(exc))):
+            chunks.rows_of_lists(family, config, hyps, streams, chunk_lines=7)
+        return
+    chunked = chunks.rows_of_lists(family, config, hyps, streams, chunk_lines=7)
+    assert chunks.chunkable(family, config) == family.chunks_exactly(config)
+    assert chunked.columns == whole.columns
+    assert chunked.rows.dtype == whole.rows.dtype
+    assert np.array_equal(chunked.rows, whole.rows, equal_nan=True)
+
+
+def test_api_chunk_errors_are_numbered_by_segment():
+    from assay.engine import chunks
+
+    hyps = ["a b c"] * 20
+    hyps[14] = ""
+    configured = api.configure("rouge", None, "corpus", empty_document="error")
+    with pytest.raises(InputError, match=r"^document 15: "):
+        chunks.rows_of_lists(configured.family, configured.config, hyps, [["a b d"] * 20], chunk_lines=4)

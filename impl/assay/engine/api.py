@@ -25,6 +25,7 @@ from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
 from assay.core.score import Score
 from assay.core.stats import SegmentStats
+from assay.engine.chunks import rows_of_lists
 from assay.engine.registry import get_family
 from assay.output import presenter
 from assay.profiles.registry import Profile, get_profile
@@ -213,7 +214,7 @@ def _stats(configured: Configured, hyps: Sequence[Any], refs: Any, refs_orientat
     if not hyps:
         raise InputError("no hypotheses: the input is empty")
     check_max_refs(configured.profile, len(streams))
-    return configured.family.segment_stats(hyps, streams, configured.config), streams
+    return rows_of_lists(configured.family, configured.config, hyps, streams), streams
 
 
 def compute_stats(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,

@@ -22,25 +22,21 @@ surveyed before it is read) are read whole (:func:`read_shards`).
 
 Errors a family raises about a segment of a chunk (``segment 3``, ``document 3``) are renumbered to
 the segment's line in the files (of a sharded corpus: in the shard, whose hypothesis file the
-message then names).
+message then names): :mod:`assay.engine.chunks`, which the API's Python lists go through too.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-import numpy as np
 
-from assay.core.errors import AssayError, InputError, ToolBehaviourError
+from assay.core.errors import InputError
 from assay.core.io import ControlChar
 from assay.core.score import Score
 from assay.core.segment_stream import CHUNK_LINES, ControlTally, FileSurvey, iter_chunks, survey
 from assay.core.stats import SegmentStats
 from assay.engine import api
-
-_NUMBERED = re.compile(r"\b(segment|document|line) (\d+)")
-
+from assay.engine.chunks import RowStack, chunk_context, chunk_rows, chunkable, renumbered
 
 @dataclass
 class FileNotes:
@@ -88,10 +84,7 @@ def streamable(configured: api.Configured, paths: Sequence[str]) -> bool:
     """Whether files can be scored in chunks under this configuration: not standard input; a
     corpus-pass family only with its first-pass protocol, and never where a chunk boundary would
     change tokens (``MetricFamily.chunks_exactly``)."""
-    family = configured.family
-    if "-" in paths or not family.chunks_exactly(configured.config):
-        return False
-    return not family.corpus_pass or family.has_corpus_pass_protocol()
+    return "-" not in paths and chunkable(configured.family, configured.config)
 
 
 def corpus_context(configured: api.Configured, shards: Sequence[Shard], surveys: Sequence[Sequence[FileSurvey]],
@@ -105,10 +98,7 @@ def corpus_context(configured: api.Configured, shards: Sequence[Shard], surveys:
         where = shard_label(shard, sharded)
         for first, hyps, streams in shard_text(shard_surveys, encoding, chunk_lines, chops(configured),
                                                notes_of(shard_surveys, encoding)):   # notes: the second pass's
-            try:
-                part = family.context_part(hyps, streams, config)
-            except (InputError, ToolBehaviourError) as exc:
-                raise renumbered(exc, first - 1, where) from None
+            part = chunk_context(family, config, hyps, streams, first - 1, where)
             merged = part if merged is None else family.merge_contexts([merged, part], config)
     return family.finish_context(merged, config)
 
@@ -136,17 +126,6 @@ def corpus_lines(surveys: Sequence[Sequence[FileSurvey]]) -> list[int]:
     if not sum(counts):
         raise InputError("every input shard is empty: no segment to score")
     return counts
-
-
-def renumbered(exc: AssayError, offset: int, where: str = "") -> AssayError:
-    """The same error with segment numbers made file-relative (``offset`` lines precede the chunk),
-    prefixed by ``where`` (the shard)."""
-    if offset == 0 and not where:
-        return exc
-    message = where + _NUMBERED.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + offset}", str(exc))
-    if isinstance(exc, ToolBehaviourError):
-        return ToolBehaviourError(message, exc.tool_error)
-    return type(exc)(message)
 
 
 def chops(configured: api.Configured) -> bool:
@@ -182,14 +161,7 @@ def shard_chunks(configured: api.Configured, surveys: Sequence[FileSurvey], enco
     the corpus has several); ``context`` is the whole corpus's first pass (corpus-pass families)."""
     family, config = configured.family, configured.config
     for first, hyps, streams in shard_text(surveys, encoding, chunk_lines, chops(configured), notes):
-        try:
-            if context is None:
-                stats = family.segment_stats(hyps, streams, config)
-            else:
-                stats = family.segment_stats(hyps, streams, config, context)   # type: ignore[call-arg]
-        except (InputError, ToolBehaviourError) as exc:
-            raise renumbered(exc, first - 1, where) from None
-        yield first, stats
+        yield first, chunk_rows(family, config, hyps, streams, context, first - 1, where)
 
 
 def shard_label(shard: Shard, sharded: bool) -> str:
@@ -213,9 +185,7 @@ def score_files(configured: api.Configured, hyp_path: str | Sequence[str], ref_p
     api.check_max_refs(configured.profile, len(shards[0].refs))
     family, config = configured.family, configured.config
     nrefs = str(len(shards[0].refs))
-    rows: np.ndarray | None = None      # every segment's row, allocated once the width is known
-    columns: tuple[str, ...] = ()
-    context: Any = None
+    stack = RowStack(sum(counts))
     all_notes: list[FileNotes] = []
     offset = 0
     first_pass = (corpus_context(configured, shards, surveys, encoding, chunk_lines) if family.corpus_pass
@@ -229,17 +199,11 @@ def score_files(configured: api.Configured, hyp_path: str | Sequence[str], ref_p
                 for s in api.sentence_scores_from_stats(configured, stats, lambda i: nrefs, width):
                     (emit or _discard)(s)
                 continue
-            if rows is None:
-                rows = np.empty((sum(counts), stats.rows.shape[1]), dtype=stats.rows.dtype)
-                columns, context = stats.columns, stats.context
-            start = offset + first - 1
-            rows[start:start + len(stats)] = stats.rows
+            stack.put(offset + first - 1, stats)
         offset += count
     if sentence:
         return None, all_notes
-    assert rows is not None      # corpus_lines: at least one line
-    stats = SegmentStats(columns, rows, context)
-    return api.family_score(family, stats, config, configured.profile, nrefs, width), all_notes
+    return api.family_score(family, stack.stats(), config, configured.profile, nrefs, width), all_notes
 
 
 def read_shards(hyp_path: str | Sequence[str], ref_paths: Sequence[str | Sequence[str]], *, encoding: str = "utf-8",

@@ -21,7 +21,7 @@ from assay.core.errors import AssayError, InputError, ToolBehaviourError
 from assay.core.family import MetricFamily
 from assay.core.knobs import Config
 from assay.core.segment_stream import FileSurvey
-from assay.engine import api, stream
+from assay.engine import api, chunks, stream
 from assay.engine.dask_engine.parts import EngineError, Failure, Part, capture, make_part
 from assay.engine.registry import get_family
 from assay.profiles.registry import get_profile
@@ -107,10 +107,8 @@ def file_context_part(spec: ConfigSpec, shard: stream.Shard, surveys: Sequence[F
         notes = stream.notes_of(surveys, encoding)
         parts = []
         for first, hyps, streams in stream.shard_text(surveys, encoding, chunk_lines, stream.chops(configured), notes):
-            try:
-                parts.append(family.context_part(hyps, streams, config))
-            except (InputError, ToolBehaviourError) as exc:
-                raise stream.renumbered(exc, first - 1, stream.shard_label(shard, sharded)) from None
+            parts.append(chunks.chunk_context(family, config, hyps, streams, first - 1,
+                                              stream.shard_label(shard, sharded)))
         return family.merge_contexts(parts, config) if len(parts) != 1 else parts[0]
     return _as_value(run)
 
@@ -148,12 +146,12 @@ def partition_part(spec: ConfigSpec, index: int, mode: str, hyps: Any, *refs: An
             return make_part(index, [], mode, keep_context=False)
         streams = api.normalize_refs(hyp_list, streams)
         missing = np.array([any(s[i] is None for s in streams) for i in range(len(hyp_list))])
-        stats = configured.family.segment_stats(hyp_list, streams, configured.config)
+        stats = chunks.rows_of_lists(configured.family, configured.config, hyp_list, streams)
         return make_part(index, [stats], mode, keep_context=True, missing=missing)
     try:
         return run()
     except AssayError as exc:
-        return Failure.of(stream.renumbered(exc, 0, f"partition {index + 1}: "))
+        return Failure.of(chunks.renumbered(exc, 0, f"partition {index + 1}: "))
 
 
 def _as_list(partition: Any) -> list[Any]:

@@ -1,0 +1,120 @@
+"""Statistics rows chunk by chunk: what outlives a chunk is its rows, never its text's tokens.
+
+A family's ``segment_stats`` builds transient data for the segments it is given (token lists,
+n-gram codes, alignment tables: hundreds of bytes to a few kilobytes per segment). Given a whole
+million-line corpus at once, that transient data alone is several times the input. So every path
+that scores many segments hands the family at most :data:`~assay.core.segment_stream.CHUNK_LINES`
+segments at a time and keeps only the rows: files (:mod:`assay.engine.stream`), shards on Dask
+(:mod:`assay.engine.dask_engine`) and Python lists given to the API (:func:`rows_of_lists`).
+
+The result is the same as one call on the whole corpus: a row depends only on its segment (and,
+for a corpus-pass family, on the corpus's first pass, which is merged over the chunks first:
+``finish_context(merge_contexts(context_part(chunk) ...))``). Configurations for which that does
+not hold are scored whole (:func:`chunkable`). Errors a family raises about a segment of a chunk
+(``segment 3``, ``document 3``) are renumbered to the segment's place in the corpus (:func:`renumbered`).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+import numpy as np
+
+from assay.core.knobs import Config
+from assay.core.errors import AssayError, InputError, ToolBehaviourError
+from assay.core.family import MetricFamily
+from assay.core.segment_stream import CHUNK_LINES
+from assay.core.stats import SegmentStats
+
+_NUMBERED = re.compile(r"\b(segment|document|line) (\d+)")
+
+
+def renumbered(exc: AssayError, offset: int, where: str = "") -> AssayError:
+    """The same error with segment numbers made corpus-relative (``offset`` segments precede the
+    chunk), prefixed by ``where`` (a shard)."""
+    if offset == 0 and not where:
+        return exc
+    message = where + _NUMBERED.sub(lambda m: f"{m.group(1)} {int(m.group(2)) + offset}", str(exc))
+    if isinstance(exc, ToolBehaviourError):
+        return ToolBehaviourError(message, exc.tool_error)
+    return type(exc)(message)
+
+
+def chunkable(family: MetricFamily, config: Config) -> bool:
+    """Whether rows under ``config`` can be made chunk by chunk: no segment's tokens depend on the
+    lines around it (``chunks_exactly``), and a corpus-pass family has the first-pass protocol."""
+    return family.chunks_exactly(config) and (not family.corpus_pass or family.has_corpus_pass_protocol())
+
+
+def chunk_rows(family: MetricFamily, config: Config, hyps: Sequence[Any], streams: Sequence[Sequence[Any]],
+               context: Any, offset: int, where: str = "") -> SegmentStats:
+    """``segment_stats`` of one chunk (under the corpus's ``context`` for a corpus-pass family),
+    its errors renumbered by ``offset``."""
+    try:
+        if context is None:
+            return family.segment_stats(hyps, streams, config)
+        return family.segment_stats(hyps, streams, config, context)   # type: ignore[call-arg]
+    except (InputError, ToolBehaviourError) as exc:
+        raise renumbered(exc, offset, where) from None
+
+
+def chunk_context(family: MetricFamily, config: Config, hyps: Sequence[Any], streams: Sequence[Sequence[Any]],
+                  offset: int, where: str = "") -> Any:
+    """``context_part`` of one chunk, its errors renumbered by ``offset``."""
+    try:
+        return family.context_part(hyps, streams, config)
+    except (InputError, ToolBehaviourError) as exc:
+        raise renumbered(exc, offset, where) from None
+
+
+def rows_of_lists(family: MetricFamily, config: Config, hyps: Sequence[Any], streams: Sequence[Sequence[Any]],
+                  chunk_lines: int = CHUNK_LINES) -> SegmentStats:
+    """The rows of a corpus held in Python lists, made ``chunk_lines`` segments at a time (one call
+    when the corpus is no longer, or the configuration is not :func:`chunkable`): equal to
+    ``family.segment_stats(hyps, streams, config)``, in transient memory bounded by the chunk."""
+    n = len(hyps)
+    if n <= chunk_lines or not chunkable(family, config):
+        return family.segment_stats(hyps, streams, config)
+    starts = range(0, n, chunk_lines)
+
+    def chunk(start: int) -> tuple[Sequence[Any], list[Sequence[Any]]]:
+        end = start + chunk_lines
+        return hyps[start:end], [s[start:end] for s in streams]
+
+    context: Any = None
+    if family.corpus_pass:
+        merged: Any = None
+        for start in starts:
+            part = chunk_context(family, config, *chunk(start), offset=start)
+            merged = part if merged is None else family.merge_contexts([merged, part], config)
+        context = family.finish_context(merged, config)
+    stack = RowStack(n)
+    for start in starts:
+        stack.put(start, chunk_rows(family, config, *chunk(start), context=context, offset=start))
+    return stack.stats()
+
+
+class RowStack:
+    """The rows of ``n`` segments, filled chunk by chunk at their places (allocated once the first
+    chunk gives the width; widened should a later chunk's dtype be wider, never narrowed)."""
+
+    def __init__(self, n: int) -> None:
+        self._n = n
+        self._rows: np.ndarray | None = None
+        self._columns: tuple[str, ...] = ()
+        self._context: Any = {}
+
+    def put(self, start: int, stats: SegmentStats) -> None:
+        """Rows of the segments ``start .. start + len(stats) - 1`` (0-based)."""
+        if self._rows is None:
+            self._rows = np.empty((self._n, stats.rows.shape[1]), dtype=stats.rows.dtype)
+            self._columns, self._context = stats.columns, stats.context
+        elif np.result_type(self._rows.dtype, stats.rows.dtype) != self._rows.dtype:
+            self._rows = self._rows.astype(np.result_type(self._rows.dtype, stats.rows.dtype))
+        self._rows[start:start + len(stats)] = stats.rows
+
+    def stats(self) -> SegmentStats:
+        """Every row, with the columns and context of the chunks (at least one chunk was put)."""
+        if self._rows is None:
+            raise ValueError("no chunk was put")
+        return SegmentStats(self._columns, self._rows, self._context)
