@@ -4,19 +4,20 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Callable
 
 from assay.core.knobs import Config
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Score:
     """A metric score on the reproduced tool's own scale (e.g. BLEU 0-100 for sacrebleu, 0-1 for NLTK).
 
     ``components`` are the intermediate values (precisions, BP, lengths, ...); ``text`` is the
     line the reproduced tool would print (at the requested width); ``signature`` names every
     setting that produced the value. Text and the tool's JSON are rendered on first use.
+    Slotted (no per-instance dict): a sentence-level run makes one per segment, a million of them
+    for a million lines, so each is one small object; its lazy parts are cached in two slots.
     """
 
     metric: str
@@ -26,16 +27,22 @@ class Score:
     signature: str
     render: Callable[["Score"], tuple[str, dict[str, Any] | None]] | None = field(default=None, repr=False)
     components_source: dict[str, Any] | Callable[[], dict[str, Any]] = field(default_factory=dict, repr=False)
+    _components: dict[str, Any] | None = field(default=None, init=False, repr=False)
+    _rendered_cache: tuple[str, dict[str, Any] | None] | None = field(default=None, init=False, repr=False)
 
-    @cached_property
+    @property
     def components(self) -> dict[str, Any]:
         """Intermediate values; built on first use when the source is lazy (sentence scores)."""
-        src = self.components_source
-        return src() if callable(src) else src
+        if self._components is None:
+            src = self.components_source
+            self._components = src() if callable(src) else src
+        return self._components
 
-    @cached_property
+    @property
     def _rendered(self) -> tuple[str, dict[str, Any] | None]:
-        return self.render(self) if self.render else (f"{self.metric} = {self.value}", None)
+        if self._rendered_cache is None:
+            self._rendered_cache = self.render(self) if self.render else (f"{self.metric} = {self.value}", None)
+        return self._rendered_cache
 
     @property
     def text(self) -> str:
