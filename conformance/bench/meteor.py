@@ -1,6 +1,6 @@
 """METEOR speed: assay meteor/nltk vs NLTK 3.10.4 meteor_score, in one process (ratio, not absolute times).
 
-    python -m conformance.bench.meteor [--corpus DIR] [--size 10000] [--repeats 2] [--quick]
+    python -m conformance.bench.meteor [--corpus DIR] [--size 10000] [--repeats 2] [--tool-sample N] [--quick]
 
 Segments: ``meteor-example`` of ``../shared/corpora`` (or ``$ASSAY_CORPORA``): WMT09 newstest2009
 and the two X-Ray systems, each hypothesis with its reference, topped up (or replaced, when the
@@ -14,6 +14,10 @@ alternating), the ratio and the largest absolute score difference (the scores mu
 first run and the best repeat run of each side. Each side starts cold (assay builds its stem and
 synonym caches inside the first timed call; the per-unique-word stemming and WordNet lookups
 dominate it); later repeats show a process whose caches are warm (NLTK caches nothing per word).
+
+For 1M pairs (NLTK would take hours): ``--tool-sample N`` times NLTK on a random sample of N pairs and
+extrapolates linearly; the scores are compared on the sample (harness.ToolCoverage; the row's label
+says so). assay always scores every pair.
 """
 from __future__ import annotations
 
@@ -22,7 +26,8 @@ from pathlib import Path
 
 import assay
 
-from conformance.bench.harness import CPU, Bench, Corpus, arguments, max_abs_diff, parse
+from conformance.bench.harness import (CPU, Bench, Corpus, arguments, coverage_arguments, coverage_of, max_abs_diff,
+                                       parse, pick)
 from conformance.references import meteor_nltk_ref as ref
 from conformance.regen.meteor import generate_pairs
 
@@ -52,8 +57,10 @@ def corpus(folder: Path, target: int) -> tuple[list[list[str]], list[list[str]],
 
 def main(argv: list[str] | None = None) -> int:
     parser = arguments(__doc__, size=10000, unit="segment pairs", quick=500, repeats=2, size_aliases=("--segments",))
+    coverage_arguments(parser)
     args = parse(parser, argv)
     hyps, refs, desc = corpus(args.corpus / "meteor-example", args.size)
+    cover = coverage_of(args, len(hyps))
     from nltk.translate.meteor_score import meteor_score
     wn = ref.wordnet()
     from assay.resources.wordnet import load
@@ -65,10 +72,16 @@ def main(argv: list[str] | None = None) -> int:
                   notes=["both WordNets are loaded before timing; each side starts cold (assay builds its stem and "
                          "synonym caches inside its first run)"])
     tool = f"nltk {ref.version()}"
-    row = bench.compare(f"sentence METEOR x{len(hyps)}",
-                        lambda: [s.value for s in assay.sentence_scores("meteor", hyps, [refs], "nltk")], tool,
-                        lambda: [meteor_score([r], h, wordnet=wn) for h, r in zip(hyps, refs)],
-                        agree=lambda a, t: max_abs_diff(zip(a, t)))
+    ours = lambda: [s.value for s in assay.sentence_scores("meteor", hyps, [refs], "nltk")]  # noqa: E731
+    label = f"sentence METEOR x{len(hyps)}"
+    if cover.sampled:
+        sample = cover.indices()
+        sh, sr = pick(hyps, sample), pick(refs, sample)
+        row = bench.compare_sampled(label, ours, tool, lambda: [meteor_score([r], h, wordnet=wn) for h, r in zip(sh, sr)],
+                                    cover, agree=lambda a, t: max_abs_diff(zip(pick(a, sample), t)))
+    else:
+        row = bench.compare(label, ours, tool, lambda: [meteor_score([r], h, wordnet=wn) for h, r in zip(hyps, refs)],
+                            agree=lambda a, t: max_abs_diff(zip(a, t)))
     ours, theirs = row.assay.times, row.tool.times
     bench.derived("  first run (assay's caches cold)", ours[0], tool, theirs[0])
     if len(ours) > 1:
