@@ -3,6 +3,8 @@
 - :func:`assay.metrics.bleu.libm.log`/``exp`` (twin ``assay.metrics.bleu._libm_c``) give the bits
   of ``math.log``/``math.exp`` (:func:`~assay.metrics.bleu.libm.log_py`/``exp_py``) on BLEU's
   domain: positive finite numbers (subnormals, 1.0, huge), finite exponents, -inf;
+- :func:`assay.metrics.bleu.libm.fsum_rows` (twin: Shewchuk's partials in C) gives ``math.fsum`` of
+  every row, bit for bit: random rows of any magnitude, cancellations, half-way cases, specials;
 - :func:`assay.metrics.bleu.nltk_smoothing.nltk_rows` (NLTK methods 4, 5 and 7 on every row at
   once) equals :func:`~assay.metrics.bleu.nltk_smoothing.nltk_methods` row by row, bit for bit,
   with rows cut short (``orders``), rows left out, K = 0, NLTK 3.5's index form, ``hyp_len`` 1
@@ -75,6 +77,41 @@ def test_libm_corner_values(mod: Any) -> None:
         assert libm.log(np.zeros((0, 3))).shape == (0, 3)
         strided = np.arange(1.0, 13.0).reshape(3, 4)[:, ::2]          # not contiguous: copied
         assert bits(libm.log(strided)) == bits(libm.log_py(strided))
+
+
+any_finite = st.floats(allow_nan=False, allow_infinity=False)
+scaled = st.builds(lambda m, e: math.ldexp(m, e), st.integers(-2**53, 2**53), st.integers(-80, 80))
+
+
+@relaxed
+@given(x=hnp.arrays(np.float64, st.tuples(st.integers(0, 5), st.integers(0, 8)),
+                    elements=st.one_of(any_finite, scaled, st.sampled_from([0.0, -0.0, 1.0, -1.0, 1e16, 1e-16]))))
+def test_fsum_rows_equals_math_fsum(mod: Any, x: np.ndarray) -> None:
+    """Every row's ``math.fsum``, or its OverflowError (partial sums beyond the float range)."""
+    try:
+        expected = [math.fsum(row) for row in x.tolist()]
+    except OverflowError:
+        with mock.patch.object(libm, "_compiled", mod), pytest.raises(OverflowError):
+            libm.fsum_rows(x)
+        return
+    with mock.patch.object(libm, "_compiled", mod):
+        got = libm.fsum_rows(x)
+    assert got.shape == (x.shape[0],) and bits(got) == bits(np.array(expected))
+    assert bits(libm.fsum_rows_py(x)) == bits(np.array(expected))
+
+
+def test_fsum_rows_corner_values(mod: Any) -> None:
+    rows = np.array([[1e16, 1.0, 1e-16, 0.0], [1.0, 1e100, 1.0, -1e100], [0.1, 0.2, 0.3, -0.6],
+                     [1e16, 1.0, 0.0, 0.0], [1e16, -1.0, 0.0, 0.0], [1e16, 1.0, 1e-300, 0.0], [-0.0, -0.0, -0.0, -0.0],
+                     [np.inf, 1.0, 2.0, 3.0], [np.nan, 1.0, 0.0, 0.0],
+                     [-9999999999.0 / 4, -1e-17, 3.5, -0.25]])
+    with mock.patch.object(libm, "_compiled", mod):
+        assert bits(libm.fsum_rows(rows)) == bits(np.array([math.fsum(r) for r in rows.tolist()]))
+        assert libm.fsum_rows(np.zeros((0, 4))).shape == (0,)
+        with pytest.raises(OverflowError):
+            libm.fsum_rows(np.array([[1e308, 1e308, -1e308]]))
+        with pytest.raises(ValueError, match="-inf \\+ inf"):
+            libm.fsum_rows(np.array([[-np.inf, np.inf]]))
 
 
 # ----------------------------------------------------------------------------- nltk_rows == nltk_methods

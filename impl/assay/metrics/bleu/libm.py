@@ -1,5 +1,6 @@
 """Element-wise ``math.log`` / ``math.exp`` / ``math.pow`` over float64 arrays: the libm results the
-scalar tools (sacrebleu, NLTK, mteval's Perl, d2l, pycocoevalcap) compute one number at a time.
+scalar tools (sacrebleu, NLTK, mteval's Perl, d2l, pycocoevalcap) compute one number at a time; and
+``math.fsum`` of every row of a matrix (NLTK sums its weighted log precisions with ``math.fsum``).
 
 numpy's own ``np.log``/``np.exp`` may use SIMD implementations that differ from libm in the last
 bit, so BLEU's scorer calls these. For a finite positive ``x`` CPython's ``math.log(x)`` is libm's
@@ -52,6 +53,28 @@ def pow(x: np.ndarray, y: np.ndarray | float) -> np.ndarray:   # noqa: A001 (lib
     exponents = np.ascontiguousarray(np.broadcast_to(np.asarray(y, dtype=np.float64), out.shape))
     _compiled.pow_inplace(out.reshape(-1), exponents.reshape(-1))
     return out
+
+
+def fsum_rows(x: np.ndarray) -> np.ndarray:
+    """``math.fsum`` of every row of a 2-D float64 array: the exactly rounded sum (round-half-even of
+    the exact real sum). The twin computes it with Shewchuk's exact partials in C for rows whose
+    values are all finite; rows with an inf or nan, or whose partial sums overflow, go to
+    ``math.fsum`` itself (its special-value rules and its OverflowError)."""
+    if _compiled is None:
+        return fsum_rows_py(x)
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    out = np.empty(x.shape[0])
+    _compiled.fsum_rows(x, out)
+    odd = ~(np.isfinite(x).all(axis=1) & np.isfinite(out))   # a special value, or an intermediate overflow
+    if odd.any():
+        out[odd] = fsum_rows_py(x[odd])
+    return out
+
+
+def fsum_rows_py(x: np.ndarray) -> np.ndarray:
+    """:func:`fsum_rows`, pure: ``math.fsum`` mapped over the rows."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.fromiter(map(math.fsum, x.tolist()), dtype=np.float64, count=x.shape[0])
 
 
 def log_py(x: np.ndarray) -> np.ndarray:

@@ -430,7 +430,7 @@ def _combine(plan: _Plan, weights: np.ndarray, zero_terms: Any, prec: np.ndarray
         return plan.scale * product
     if plan.arithmetic == "nltk":
         terms = np.where(positive, weights * logs, zero_terms)
-        sums = np.fromiter(map(math.fsum, terms.tolist()), dtype=np.float64, count=terms.shape[0])
+        sums = libm.fsum_rows(terms)
         return plan.scale * (bp * libm.exp(sums))
     return plan.scale * bp * libm.exp(_log_sum(weights, zero_terms, positive, logs))
 
