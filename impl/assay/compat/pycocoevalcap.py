@@ -80,7 +80,7 @@ def _corpus_and_images(metric: str, profile: str, hyps: Sequence[Any], refs: Seq
     if prof.sentence_knobs:
         stats = api.compute_stats(metric, hyps, refs, profile, level="sentence", refs_orientation="segments",
                                   **knobs)[0]
-    return corpus, api.sentence_scores_from_stats(configured, stats, lambda i: "1")
+    return corpus, api.sentence_scores_from_stats(configured, stats, "1")
 
 
 def _split(captions: Sequence[str]) -> list[list[str]]:

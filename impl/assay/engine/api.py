@@ -151,11 +151,12 @@ def _has_missing(stream: Sequence[Any]) -> bool:
     return _NONE in set(map(type, stream))
 
 
-def _nrefs_of_segments(streams: list[list[Any]]) -> Callable[[int], str]:
-    """``i -> nrefs`` of segment i: ``var`` when one of its references is missing, else the count."""
+def _nrefs_of_segments(streams: list[list[Any]]) -> str | Callable[[int], str]:
+    """Every segment's ``nrefs`` (the count) when no reference is missing, else ``i -> nrefs`` of
+    segment i (``var`` when one of its references is missing)."""
     full = str(len(streams))
     if not any(map(_has_missing, streams)):
-        return lambda i: full
+        return full
     missing = [any(row) for row in zip(*[map(is_, s, repeat(None)) for s in streams])]
     return lambda i: "var" if missing[i] else full
 
@@ -298,24 +299,29 @@ def sentence_scores_configured(configured: Configured, hyps: Sequence[Any], refs
     return sentence_scores_from_stats(configured, stats, _nrefs_of_segments(streams), width)
 
 
-def sentence_scores_from_stats(configured: Configured, stats: SegmentStats, nrefs: Callable[[int], str],
+def sentence_scores_from_stats(configured: Configured, stats: SegmentStats, nrefs: str | Callable[[int], str],
                                width: int | None = None) -> list[Score]:
-    """Each row of ``stats`` scored alone; ``nrefs(i)`` is segment i's ``nrefs`` signature field."""
+    """Each row of ``stats`` scored alone; ``nrefs`` is every segment's ``nrefs`` signature field, or
+    ``nrefs(i)`` segment i's."""
     width = check_width(width)
     family, config, prof = configured.family, configured.config, configured.profile
     shown = presenter(family.name)
     render = _renderer(shown, width)
     name, prof_name = family.name, prof.name
     signatures: dict[str, str] = {}
-    out = []
+
+    def signature(field: str) -> str:
+        if field not in signatures:
+            signatures[field] = shown.signature(config, prof_name, field, prof.tool_version)
+        return signatures[field]
+
     with collector_paused():   # one Score per segment: no full collections of a large heap meanwhile
-        for i, (value, components) in enumerate(family.sentence_stats_scores(stats, config)):
-            field = nrefs(i)
-            signature = signatures.get(field)
-            if signature is None:
-                signature = signatures[field] = shown.signature(config, prof_name, field, prof.tool_version)
-            out.append(Score(name, value, config, prof_name, signature, render, components))
-    return out
+        pairs = family.sentence_stats_scores(stats, config)
+        if isinstance(nrefs, str):
+            sig = signature(nrefs)
+            return [Score(name, value, config, prof_name, sig, render, components) for value, components in pairs]
+        return [Score(name, value, config, prof_name, signature(nrefs(i)), render, components)
+                for i, (value, components) in enumerate(pairs)]
 
 
 def score(metric: str, hyps: Sequence[Any] | None = None, refs: Any = None, profile: str | None = None, *,

@@ -196,7 +196,7 @@ def score_files(configured: api.Configured, hyp_path: str | Sequence[str], ref_p
         for first, stats in shard_chunks(configured, shard_surveys, encoding, chunk_lines, notes,
                                          where=shard_label(shard, sharded), context=first_pass):
             if sentence:
-                for s in api.sentence_scores_from_stats(configured, stats, lambda i: nrefs, width):
+                for s in api.sentence_scores_from_stats(configured, stats, nrefs, width):
                     (emit or _discard)(s)
                 continue
             stack.put(offset + first - 1, stats)
