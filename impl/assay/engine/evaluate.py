@@ -41,6 +41,10 @@ from assay.profiles.registry import Profile, get_profile
 from assay.tokenizers.base import SharedEncodings
 
 
+#: knob value types that are hashable as they are (:func:`hashable` returns them unchanged)
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 class ReadTrackingConfig(Config):
     """A :class:`Config` that remembers which knobs were read (the statistics' cache key)."""
 
@@ -122,7 +126,10 @@ class Evaluator:
         return cached
 
     def _key(self, config: Config) -> tuple[Any, ...]:
-        return tuple(hashable(config[n]) for n in self.family.knobset.statistics_knobs())
+        """The text- and statistics-stage knob values (:func:`hashable`; the common scalar values
+        are their own key, without the call)."""
+        return tuple(v if type(v) in _SCALARS else hashable(v)
+                     for v in map(config.__getitem__, self.family.knobset.statistics_knobs()))
 
     def _compute(self, config: Config) -> SegmentStats | ToolBehaviourError:
         try:

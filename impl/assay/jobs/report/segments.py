@@ -117,17 +117,19 @@ def tokenizations(cmp: Comparison, table: Table, profiles: Sequence[str], index:
             ckey = (table.metric, tuple(index),
                     repr(sorted((k, v) for k, v in config.as_dict().items() if k not in table.measure.knobs)))
             if ckey not in cache:
-                cache[ckey] = _tokens(view.tokens, config, cmp, index)
-            hyp, refs = cache[ckey]
+                hyp, refs = _tokens(view.tokens, config, cmp, index)
+                # the tokens' content: profiles whose configurations differ may tokenise alike
+                cache[ckey] = hyp, refs, (tuple(map(tuple, hyp)),
+                                          tuple(tuple(tuple(r) if r is not None else None for r in rs) for rs in refs))
+            hyp, refs, key = cache[ckey]
         except Exception:   # showing tokens is best effort; the scores stand
             continue
-        key = (tuple(map(tuple, hyp)), tuple(tuple(tuple(r) if r is not None else None for r in rs) for rs in refs))
         if key in found:
             found[key].profiles.append(name)
             continue
         if key not in cache:
-            cache[key] = ([marks(h, [r for r in rs if r is not None]) for h, rs in zip(hyp, refs)],
-                          [[None if r is None else marks(r, [h]) for r in rs] for h, rs in zip(hyp, refs)])
+            pairs = [pair_marks(h, rs) for h, rs in zip(hyp, refs)]
+            cache[key] = ([h for h, _ in pairs], [rs for _, rs in pairs])
         hyp_marks, ref_marks = cache[key]
         found[key] = Tokenization([name], hyp, refs, hyp_marks, ref_marks)
     return list(found.values())
@@ -178,6 +180,44 @@ def marks(tokens: Sequence[str], others: Sequence[Sequence[str]], max_n: int = M
     return "".join(map(str, level))
 
 
+def pair_marks(hyp: Sequence[str], refs: Sequence[Sequence[str] | None], max_n: int = MAX_N
+               ) -> tuple[str, list[str | None]]:
+    """``marks(hyp, refs)`` (the references present) and ``marks(ref, [hyp])`` of every reference
+    (None stays None), in one pass over the positions where a reference token equals a hypothesis
+    token: from hypothesis position i and reference position j the common n-gram extends to L
+    tokens (at most ``max_n``), and both spans ``hyp[i:i+L]`` and ``ref[j:j+L]`` are marked at
+    least L. That is :func:`marks` in both directions: the longest n-gram from i (or j) found in
+    the other list is the longest extension over the matching positions, and a shorter one from the
+    same start lies inside it."""
+    size = len(hyp)
+    level = [0] * size
+    at: dict[str, list[int]] = {}
+    for i, tok in enumerate(hyp):
+        at.setdefault(tok, []).append(i)
+    get = at.get
+    out: list[str | None] = []
+    for ref in refs:
+        if ref is None:
+            out.append(None)
+            continue
+        rlen = len(ref)
+        rlevel = [0] * rlen
+        for j, tok in enumerate(ref):
+            for i in get(tok, ()):
+                limit = min(max_n, size - i, rlen - j)
+                n = 1
+                while n < limit and hyp[i + n] == ref[j + n]:
+                    n += 1
+                for k in range(i, i + n):
+                    if level[k] < n:
+                        level[k] = n
+                for k in range(j, j + n):
+                    if rlevel[k] < n:
+                        rlevel[k] = n
+        out.append("".join(map(str, rlevel)))
+    return "".join(map(str, level)), out
+
+
 def explorer_json(parts: Sequence[MeasureSegments], hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
                   units: Mapping[str, str], lower_is_better: Mapping[str, bool], include_text: bool,
                   cap: int = CAP) -> dict[str, Any]:
@@ -186,15 +226,20 @@ def explorer_json(parts: Sequence[MeasureSegments], hyps: Sequence[str], refs: S
     (``lists``; tokenisations refer to them by position), only with ``include_text``."""
     lists: list[list[str]] = []
     ids: dict[tuple[str, ...], int] = {}
+    by_object: dict[int, int] = {}      # id of a token list (alive in ``parts`` meanwhile) -> its position
 
     def ref(tokens: Sequence[str] | None) -> int | None:
         if tokens is None:
             return None
-        key = tuple(tokens)
-        if key not in ids:
-            ids[key] = len(lists)
-            lists.append(list(tokens))
-        return ids[key]
+        got = by_object.get(id(tokens))
+        if got is None:
+            key = tuple(tokens)
+            got = ids.get(key)
+            if got is None:
+                got = ids[key] = len(lists)
+                lists.append(list(tokens))
+            by_object[id(tokens)] = got
+        return got
 
     measures = []
     shown: set[int] = set()

@@ -111,6 +111,30 @@ class Corpus:
         return Doc(self.intern(self.pipeline.document(sentences)), lcs_sents)
 
 
+#: the sentences of each distinct document per (sentence_split, sentence_marker), shared by the
+#: process's encoders: ``compare`` and ``report`` encode the same texts under many configurations
+#: (the ``period`` and ``zh-punct`` splits cost a regular-expression pass or a split and a join per
+#: document). Keyed on everything :func:`split_sentences` reads; at most :data:`SPLITS_KEPT`
+#: documents per split (then started afresh).
+_SPLITS: dict[tuple[str, str | None], dict[str, tuple[str, ...]]] = {}
+SPLITS_KEPT = 1 << 16
+
+
+def _split(raw: str, mode: str, marker: str | None) -> tuple[str, ...]:
+    """:func:`split_sentences` of ``raw``, remembered (a document it rejects raises each time)."""
+    memo = _SPLITS.get((mode, marker))
+    if memo is None:
+        memo = _SPLITS[(mode, marker)] = {}
+    got = memo.get(raw) if type(raw) is str else None
+    if got is None:
+        got = tuple(split_sentences(raw, mode, marker))
+        if type(raw) is str:
+            if len(memo) >= SPLITS_KEPT:
+                memo.clear()
+            memo[raw] = got
+    return got
+
+
 class Encoder:
     """Documents -> token stores in bulk: :meth:`add` each text (split and truncated at once, so a
     malformed text raises where :meth:`Corpus.document` would), then :meth:`encode` once.
@@ -129,21 +153,28 @@ class Encoder:
         self._counts: list[int] = []       # sentences per document (then, with the reader, its own)
 
     def add_all(self, texts: Sequence[str]) -> None:
-        """:meth:`add` every text of ``texts`` (distinct, none added yet): one comprehension for the
-        common splits without truncation."""
+        """:meth:`add` every text of ``texts`` (distinct, none added yet): one loop without
+        per-document bookkeeping when nothing is truncated."""
         cfg = self.corpus.config
-        if self._limits or cfg.sentence_split not in ("none", "newline") or self.index:
+        if self._limits or self.index:
             for raw in texts:
                 self.add(raw)
             return
-        if cfg.sentence_split == "none":
+        mode = cfg.sentence_split
+        if mode == "none":
             self._sentences += texts
             self._counts += [1] * len(texts)
-        else:     # split_sentences(raw, "newline")
+        elif mode == "newline":     # split_sentences(raw, "newline")
             for raw in texts:
                 sentences = [x for x in raw.split("\n") if x]
                 self._sentences += sentences
                 self._counts.append(len(sentences))
+        else:
+            marker = cfg.sentence_marker
+            for raw in texts:
+                split = _split(raw, mode, marker)
+                self._sentences += split
+                self._counts.append(len(split))
         self.index.update(zip(texts, range(len(texts))))
 
     def add(self, raw: str) -> int:
@@ -152,13 +183,14 @@ class Encoder:
         if got is not None:
             return got
         cfg = self.corpus.config
-        sentences = split_sentences(raw, cfg.sentence_split, cfg.sentence_marker)
+        sentences: Sequence[str] = _split(raw, cfg.sentence_split, cfg.sentence_marker)
         if self._limits:
+            split = list(sentences)
             if self._reader:
-                lcs_sents = truncate_lcs(sentences, cfg.length_limit_words, cfg.length_limit_bytes)
+                lcs_sents = truncate_lcs(split, cfg.length_limit_words, cfg.length_limit_bytes)
                 self._sentences += lcs_sents
                 self._counts.append(len(lcs_sents))
-            sentences = truncate(sentences, cfg.length_limit_words, cfg.length_limit_bytes)
+            sentences = truncate(split, cfg.length_limit_words, cfg.length_limit_bytes)
         self._sentences += sentences
         self._counts.append(len(sentences))
         got = self.index[raw] = len(self.index)

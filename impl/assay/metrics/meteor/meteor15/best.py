@@ -13,6 +13,7 @@ in C. A segment the twin cannot key (a reference of 65,533+ words) is left to th
 """
 from __future__ import annotations
 
+import os
 from types import ModuleType
 from typing import Any, NamedTuple, Sequence
 
@@ -213,10 +214,20 @@ def word_table(words: list[str], res: Resources, modules: Sequence[int]) -> Word
 
 def paraphrase_filter(twin: ModuleType, res: Resources) -> tuple[np.ndarray, np.ndarray]:
     """The paraphrase index's bucket directory (:data:`DIRECTORY_BITS`) and bloom filter, built by
-    the twin in one pass (cached per resources)."""
+    the twin in one pass over the index; kept beside the index between runs
+    (:meth:`Resources.derived`, keyed by the index's digest, the directory's bits and the twin's
+    file size and modification time, since the filter's layout is the twin's), so a run reads only
+    the buckets it looks up instead of the whole index."""
     got = _FILTERS.get(id(res))
     if got is None:
-        got = _FILTERS[id(res)] = (res, twin.index_filter(res.paraphrases()[0], DIRECTORY_BITS))
+        try:
+            st = os.stat(getattr(twin, "__file__", None) or "")
+        except OSError:                    # a twin without a file: built, not kept
+            directory, bloom = twin.index_filter(res.paraphrases()[0], DIRECTORY_BITS)
+        else:
+            name = f"filter.{twin.__name__.rsplit('.', 1)[-1]}.{DIRECTORY_BITS}.{st.st_size}.{st.st_mtime_ns}"
+            directory, bloom = res.derived(name, lambda index: twin.index_filter(index[0], DIRECTORY_BITS))
+        got = _FILTERS[id(res)] = (res, (directory, bloom))
     return got[1]
 
 
