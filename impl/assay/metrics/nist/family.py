@@ -46,12 +46,20 @@ the order the n-grams first occur in the hypothesis, so exactly tied references 
 union sums are added in that order as well, so a segment's row does not depend on the other
 segments of its chunk (chunked and sharded scoring give the rows of the whole corpus, bit for bit).
 Modules: :mod:`.weights` (the corpus context and its first pass as a reduction over chunks),
-:mod:`.ngram_table` (n-grams keyed by integers), :mod:`.matches` (the hot loops: n-gram codes,
-weights and matched information, with the compiled twin ``_matches_c``).
+:mod:`assay.text.ngram_table` (n-grams keyed by integers), :mod:`.matches` (the hot loops: n-gram
+codes, weights and matched information, with the compiled twin ``_matches_c``). On the compiled
+path a call without a context counts its own references first (the weights of a one-chunk corpus)
+and then takes the same path as a chunk under a context; a context that lacks a reference token or
+a matched n-gram of the chunk (one of another corpus) falls back to the general path.
+
+Sentence scores are computed for all rows at once (``matches.sentence_values``) and each Score's
+components are built only when read (``Score.components``).
 """
 from __future__ import annotations
 
 import math
+from functools import partial
+from itertools import repeat
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -62,11 +70,11 @@ from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
 from assay.metrics.nist.knobs import KNOBS
-from assay.metrics.nist.matches import nist_sums, reference_counts
+from assay.metrics.nist.matches import context_sums, nist_sums, reference_counts, segment_lengths, sentence_values
 from assay.text.ngram_codes import code_ngrams
 from assay.text.ngram_table import NgramTable
 from assay.metrics.nist.weights import (NistPart, NistWeights, context_part, context_weights, finish, local_info,
-                                        merge_parts)
+                                        merge_parts, own_weights)
 from assay.text.ngrams import encode
 from assay.text.segments import tokenize_refs, tokenize_segments
 
@@ -96,31 +104,19 @@ class Nist(MetricFamily):
         n_seg = len(hyp_toks)
         n_max = config.max_ngram_order
         weights = None if context is None else context_weights(context, config)
-        vocab: dict[str, int] = {}
-        ref_sides = [encode([t or [] for t in s], vocab) for s in ref_toks]
-        hyp_side = encode(hyp_toks, vocab)
-        n_refs = len(ref_sides)
-        present = np.array([[t is not None for t in s] for s in ref_toks], dtype=bool).reshape(n_refs, n_seg)
-        ref_lens = (np.vstack([s.lengths for s in ref_sides]).astype(np.float64) if n_refs
-                    else np.zeros((0, n_seg)))
-        hyp_len = hyp_side.lengths.astype(np.float64)
-
-        sides = [hyp_side] + ref_sides
-        ids = np.concatenate([s.ids for s in sides])
-        offsets = np.concatenate([[0], np.cumsum(np.concatenate([s.lengths for s in sides]))]).astype(np.int64)
-        coded = code_ngrams(ids, offsets, n_max, len(vocab))
-        tokens = list(vocab)
-        # corpus information weights, by local code: from these references, or from the context
-        if weights is None:
-            counts = reference_counts(coded, int(offsets[n_seg]))
-            ref_words = int(len(ids) - offsets[n_seg])
-            corpus_info = local_info(counts, coded.prefix, ref_words)
-            weights = NistWeights(ref_words, NgramTable.from_codes(tokens, coded.prefix, coded.last, counts))
-        else:
-            corpus_info = weights.info_of(tokens, coded.prefix, coded.last, coded.n_codes)
-        context = {"max_ngram_order": n_max, "weights": weights}
+        n_refs = len(ref_toks)
+        lengths, present = segment_lengths(hyp_toks, ref_toks)
+        hyp_len = lengths[:n_seg].astype(np.float64)
+        ref_lens = lengths[n_seg:].reshape(n_refs, n_seg).astype(np.float64)
         seg_words = np.where(present, ref_lens, 0.0).sum(axis=0)
-        sums = nist_sums(coded, offsets, n_seg, n_refs, corpus_info, seg_words, config.multi_ref == "union")
+        union = config.multi_ref == "union"
+        if weights is None:     # compiled: the weights of these references, counted in one pass
+            weights = own_weights(ref_toks, n_max)
+        lookup = None if weights is None else weights.lookup(n_max)
+        sums = None if lookup is None else context_sums(lookup, hyp_toks, ref_toks, lengths, n_max, seg_words, union)
+        if sums is None:
+            sums, weights = _local_sums(hyp_toks, ref_toks, n_max, weights, seg_words, union)
+        context = {"max_ngram_order": n_max, "weights": weights}
         total = sums.total
         pen_ref = np.zeros(n_seg)
         seg_pen_ref = np.zeros(n_seg)
@@ -180,15 +176,36 @@ class Nist(MetricFamily):
 
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, dict[str, Any]]]:
         """Each segment as a corpus of its own (NLTK sentence_nist): the segment-context columns."""
-        n = config.max_ngram_order
-        c = stats.columns
-        out = []
-        for row in stats.rows:
-            out.append(nist_from_sums(row[c.index("seg_info1"):c.index("seg_info1") + n],
-                                      row[c.index("total1"):c.index("total1") + n], row[c.index("pen_sys")],
-                                      row[c.index("seg_pen_ref")], row[c.index("hyp_len")],
-                                      row[c.index("ref_len")], config))
-        return out
+        at = _SentenceColumns(stats.columns, config.max_ngram_order)
+        rows = np.ascontiguousarray(stats.rows, dtype=np.float64)
+        values = sentence_values(rows, at.info, at.total, at.pen_sys, at.pen_ref, config.max_ngram_order, BETA,
+                                 config.empty_order == "zero")
+        if values is None:      # the pure path: every row through nist_from_sums
+            return [at.score(row, config) for row in rows]
+        if values[1] is not None:   # a row nist_from_sums refuses: raise its error
+            at.score(rows[values[1]], config)
+        lazy = partial(_sentence_components, rows, at, config)
+        return list(zip(values[0].tolist(), map(partial, repeat(lazy), range(len(rows)))))
+
+
+class _SentenceColumns:
+    """Where a row's sentence-level inputs are (the segment-context columns)."""
+
+    def __init__(self, columns: Sequence[str], n: int):
+        c = list(columns)
+        self.n = n
+        self.info, self.total = c.index("seg_info1"), c.index("total1")
+        self.pen_sys, self.pen_ref = c.index("pen_sys"), c.index("seg_pen_ref")
+        self.hyp_len, self.ref_len = c.index("hyp_len"), c.index("ref_len")
+
+    def score(self, row: np.ndarray, config: Config) -> tuple[float, dict[str, Any]]:
+        return nist_from_sums(row[self.info:self.info + self.n], row[self.total:self.total + self.n],
+                              row[self.pen_sys], row[self.pen_ref], row[self.hyp_len], row[self.ref_len], config)
+
+
+def _sentence_components(rows: np.ndarray, at: _SentenceColumns, config: Config, i: int) -> dict[str, Any]:
+    """Segment i's components (called when ``Score.components`` is first read)."""
+    return at.score(rows[i], config)[1]
 
 
 def nist_from_sums(info: Sequence[float], total: Sequence[float], pen_sys: float, pen_ref: float,
@@ -231,6 +248,30 @@ def length_penalty(ratio: float) -> float:
 
 
 # ---------------------------------------------------------------------- helpers
+def _local_sums(hyp_toks: Sequence[Sequence[str]], ref_toks: Sequence[Sequence[Sequence[str] | None]], n_max: int,
+                weights: NistWeights | None, seg_words: np.ndarray, union: bool) -> tuple[Any, NistWeights]:
+    """The segments' sums with n-grams coded over these segments: the corpus weights from their own
+    references (no context; they become the context returned), or looked up in ``weights``."""
+    vocab: dict[str, int] = {}
+    ref_sides = [encode([t or [] for t in s], vocab) for s in ref_toks]
+    hyp_side = encode(hyp_toks, vocab)
+    n_seg, n_refs = len(hyp_toks), len(ref_sides)
+    sides = [hyp_side] + ref_sides
+    ids = np.concatenate([s.ids for s in sides])
+    offsets = np.concatenate([[0], np.cumsum(np.concatenate([s.lengths for s in sides]))]).astype(np.int64)
+    coded = code_ngrams(ids, offsets, n_max, len(vocab))
+    tokens = list(vocab)
+    # corpus information weights, by local code: from these references, or from the context
+    if weights is None:
+        counts = reference_counts(coded, int(offsets[n_seg]))
+        ref_words = int(len(ids) - offsets[n_seg])
+        corpus_info = local_info(counts, coded.prefix, ref_words)
+        weights = NistWeights(ref_words, NgramTable.from_codes(tokens, coded.prefix, coded.last, counts))
+    else:
+        corpus_info = weights.info_of(tokens, coded.prefix, coded.last, coded.n_codes)
+    return nist_sums(coded, offsets, n_seg, n_refs, corpus_info, seg_words, union), weights
+
+
 def _best_single(sums: np.ndarray, totals: np.ndarray, ref_lens: np.ndarray, present: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Per segment, NLTK's ``max`` over references of (precision, info sum, #n-grams, length)."""
