@@ -1,6 +1,6 @@
 """COCO caption metrics speed: assay vs pycocoevalcap 1.2 in one process (ratios, not absolute times).
 
-    python -m conformance.bench.coco [--size 20000] [--repeats 1] [--meteor-images 2000] [--quick]
+    python -m conformance.bench.coco [--size 20000] [--repeats 1] [--meteor-images 2000] [--tool-sample N] [--quick]
 
 Times are CPU seconds (``os.times()``: this process plus the child processes it waited for, so the
 jar runs count; the machine is shared, and CPU time is what the two sides cost, unlike wall time
@@ -24,20 +24,57 @@ with the largest absolute score difference:
   images (METEOR dominates both sides; 0 skips it): pycocoevalcap adds ``Meteor().compute_score`` (the
   METEOR 1.5 jar, JVM start-up included) on the tokenised captions; assay adds its
   ``meteor/meteor-1.5`` profile (``meteor="auto"``). METEOR's own share is a separate (derived) row.
+
+For 1M images (pycocoevalcap's CIDEr-D alone would need ~19 GB): ``--tool-sample N`` runs every tool
+row but the METEOR ones on a random sample of N images (harness.ToolCoverage: ``random.Random(seed)``,
+``--sample-seed``, default 18) and multiplies its time by ``size / N``; the row's label says so, the
+tool's peak is the sample's, and the scores are compared on the sample (assay scores the sample once
+more, untimed, for that). assay always scores the whole corpus. (CIDEr-D's idf is the evaluated
+references', so a sample's scores differ from the whole corpus's; ``--tool-chunk`` does not apply. The
+jar rows' JVM start-up, ~1 s of CPU, is extrapolated with the rest: it favours the tool slightly.)
 """
 from __future__ import annotations
 
 import gc
 import sys
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 import assay
 
-from conformance.bench.harness import CPU_CHILDREN, Bench, Corpus, arguments, parse, text_bytes
+from conformance.bench.harness import (CPU_CHILDREN, Bench, Corpus, arguments, coverage_arguments, coverage_of, parse,
+                                       pick, text_bytes)
 from conformance.generate.captions import large_caption_corpus
 from conformance.references import coco_ref
 
 TOOL = "pycocoevalcap"
+
+
+@dataclass(frozen=True)
+class View:
+    """The captions one side scores: assay's lists (hypotheses, reference streams) and the tool's dicts
+    (``gts = {i: [refs of image i]}``, ``res = {i: [hyp]}``); the whole corpus or the tool's sample."""
+
+    hyps: list[str]
+    refs: list[list[str]]
+    gts: dict[int, list[str]]
+    res: dict[int, list[str]]
+    flat_refs: list[str]        #: every reference, image by image (the wrapper's order)
+
+    @classmethod
+    def of(cls, hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
+           indices: Sequence[int] | None = None) -> "View":
+        if indices is not None:
+            hyps, refs = pick(hyps, indices), [pick(s, indices) for s in refs]
+        groups = [[s[i] for s in refs if s[i] is not None] for i in range(len(hyps))]
+        return cls(list(hyps), [list(s) for s in refs], dict(enumerate(groups)),
+                   {i: [h] for i, h in enumerate(hyps)}, [c for g in groups for c in g])
+
+
+def jar(view: View) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """pycocoevalcap's PTBTokenizer on the references, then on the results (two jar runs, as COCOEvalCap)."""
+    return (coco_ref.ptb_tokenize({str(k): v for k, v in view.gts.items()}),
+            coco_ref.ptb_tokenize({str(k): v for k, v in view.res.items()}))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,7 +82,11 @@ def main(argv: list[str] | None = None) -> int:
                        corpus=False)
     parser.add_argument("--meteor-images", type=int, default=2000,
                         help="images for the pipeline-with-METEOR rows (default 2,000; 0 = skip)")
+    coverage_arguments(parser)
     args = parse(parser, argv)
+    if args.tool_chunk:
+        parser.error("--tool-chunk does not apply to COCO: CIDEr-D's document frequencies are the whole "
+                     "corpus's (pycocoevalcap has no additive statistics); use --tool-sample N")
     if args.quick:
         args.meteor_images = min(args.meteor_images, 100)
     if args.size < 20000 and not args.quick:
@@ -56,61 +97,62 @@ def main(argv: list[str] | None = None) -> int:
     from pycocoevalcap.rouge.rouge import Rouge
 
     tok = large_caption_corpus(args.size, raw=False)
-    hyps, refs = tok["hyps"], tok["refs"]
-    groups = [[s[i] for s in refs] for i in range(len(hyps))]
-    gts = {i: g for i, g in enumerate(groups)}
-    res = {i: [h] for i, h in enumerate(hyps)}
-    n_caps = len(hyps) + sum(len(g) for g in groups)
     raw = large_caption_corpus(args.size, raw=True)
-    corpus = Corpus.of(f"{len(hyps)} images x 5 references ({n_caps} captions), generated (seed fixed); the "
+    cover = coverage_of(args, len(tok["hyps"]))
+    sample = cover.indices() if cover.sampled else None
+    whole = View.of(tok["hyps"], tok["refs"])
+    whole_raw = View.of(raw["hyps"], raw["refs"])
+    part = View.of(tok["hyps"], tok["refs"], sample) if sample is not None else whole
+    part_raw = View.of(raw["hyps"], raw["refs"], sample) if sample is not None else whole_raw
+    n_caps = len(whole.hyps) + sum(len(g) for g in whole.gts.values())
+    corpus = Corpus.of(f"{len(whole.hyps)} images x 5 references ({n_caps} captions), generated (seed fixed); the "
                        "pre-tokenised rows score the tokenised captions, the pipeline rows the raw ones",
-                       len(hyps), "images", raw["hyps"], raw["refs"])
+                       len(whole.hyps), "images", raw["hyps"], raw["refs"])
     bench = Bench("COCO caption metrics: assay vs pycocoevalcap", corpus, clock=CPU_CHILDREN, repeats=args.repeats,
                   memory=args.memory, tools=[f"pycocoevalcap {coco_ref.version()}"])
 
-    def compare(label: str, ours: Any, theirs: Any, agree: Any = None, children: bool = False,
-                setup: Any = None) -> Any:
-        return bench.compare(label, ours, TOOL, theirs, agree=agree, children=children, quiet=True, setup=setup)
+    def compare(label: str, ours: Callable[[View], Any], theirs: Callable[[View], Any], tokenised: bool = True,
+                agree: Callable[[Any, Any], float] | None = None, children: bool = False,
+                setup: Callable[[], None] | None = None) -> Any:
+        """One row: assay on the whole corpus against the tool on the whole corpus or, with
+        --tool-sample, on the sample (time extrapolated; the scores compared on the sample)."""
+        mine, theirs_view = (whole, part) if tokenised else (whole_raw, part_raw)
+        if sample is None:
+            return bench.compare(label, lambda: ours(mine), TOOL, lambda: theirs(theirs_view), agree=agree,
+                                 children=children, quiet=True, setup=setup)
+        on_sample = None if agree is None else (lambda a, t: agree(ours(theirs_view), t))
+        return bench.compare_sampled(label, lambda: ours(mine), TOOL, lambda: theirs(theirs_view), cover,
+                                     agree=on_sample, setup=setup, quiet=True, children=children)
 
-    compare("CIDEr-D (pre-tokenised)", lambda: assay.score("cider", hyps, refs, "coco"),
-            lambda: Cider().compute_score(gts, res), lambda a, t: abs(a.value - t[0]))
-    compare("BLEU 1-4 (pre-tokenised)", lambda: assay.score("bleu", hyps, refs, "coco"),
-            lambda: Bleu(4).compute_score(gts, res, verbose=0),
-            lambda a, t: max(abs(a.components[f"Bleu_{n}"] - t[0][n - 1]) for n in range(1, 5)))
-    compare("ROUGE-L (pre-tokenised)", lambda: assay.score("rouge", hyps, refs, "coco"),
-            lambda: Rouge().compute_score(gts, res), lambda a, t: abs(a.value - t[0]))
+    compare("CIDEr-D (pre-tokenised)", lambda v: assay.score("cider", v.hyps, v.refs, "coco"),
+            lambda v: Cider().compute_score(v.gts, v.res), agree=lambda a, t: abs(a.value - t[0]))
+    compare("BLEU 1-4 (pre-tokenised)", lambda v: assay.score("bleu", v.hyps, v.refs, "coco"),
+            lambda v: Bleu(4).compute_score(v.gts, v.res, verbose=0),
+            agree=lambda a, t: max(abs(a.components[f"Bleu_{n}"] - t[0][n - 1]) for n in range(1, 5)))
+    compare("ROUGE-L (pre-tokenised)", lambda v: assay.score("rouge", v.hyps, v.refs, "coco"),
+            lambda v: Rouge().compute_score(v.gts, v.res), agree=lambda a, t: abs(a.value - t[0]))
     compare("BLEU + ROUGE-L + CIDEr-D (pre-tokenised)",
-            lambda: assay.score("coco", hyps, refs, "pretokenized", meteor="off"), lambda: coco_ref.scorers(gts, res),
-            lambda a, t: max(abs(a.components[k] - t[k]) for k in coco_ref.NAMES))
-
-    raw_groups = [[s[i] for s in raw["refs"]] for i in range(len(raw["hyps"]))]
-    gts_raw = {i: g for i, g in enumerate(raw_groups)}
-    res_raw = dict(enumerate(raw["hyps"]))
-
-    def jar() -> Any:
-        return (coco_ref.ptb_tokenize({str(k): v for k, v in gts_raw.items()}),
-                coco_ref.ptb_tokenize({str(k): [v] for k, v in res_raw.items()}))
+            lambda v: assay.score("coco", v.hyps, v.refs, "pretokenized", meteor="off"),
+            lambda v: coco_ref.scorers(v.gts, v.res),
+            agree=lambda a, t: max(abs(a.components[k] - t[k]) for k in coco_ref.NAMES))
 
     try:
         from assay.metrics.cider.tokens import ptb_batch
         ptb_batch(["a"])
     except assay.MissingDependencyError:
-        bench.single(f"PTB tokenizer ({n_caps} captions)", jar, tool=TOOL, children=True, quiet=True)
-        bench.note("assay's PTB tokenizer is not available (skipped)")
-        bench.single("tokenise + score pipeline", lambda: coco_ref.evaluate(gts_raw, res_raw), tool=TOOL,
-                     children=True, quiet=True)
-        bench.note("assay skipped (no PTB tokenizer)")
+        bench.note("assay's PTB tokenizer is not available: the rows on raw captions are skipped")
         return 0
-    flat_refs = [c for g in raw_groups for c in g]
     compare(f"PTB tokenizer ({n_caps} captions; the jar includes JVM start-up)",
-            lambda: (ptb_batch(flat_refs), ptb_batch(raw["hyps"])), jar, children=True)
+            lambda v: (ptb_batch(v.flat_refs), ptb_batch(v.hyps)), jar, tokenised=False, children=True)
     compare("CIDEr-D with PTB tokenisation (raw captions; PTB + CIDEr-D on both sides)",
-            lambda: assay.score("cider", raw["hyps"], raw["refs"], "coco", tokenize="ptb"),
-            lambda: Cider().compute_score(*jar()), lambda a, t: abs(a.value - t[0]), children=True, setup=cold_ptb)
+            lambda v: assay.score("cider", v.hyps, v.refs, "coco", tokenize="ptb"),
+            lambda v: Cider().compute_score(*jar(v)), tokenised=False, agree=lambda a, t: abs(a.value - t[0]),
+            children=True, setup=cold_ptb)
     compare("tokenise + score pipeline WITHOUT METEOR (raw captions; PTB + BLEU + ROUGE-L + CIDEr-D on both sides)",
-            lambda: assay.score("coco", raw["hyps"], raw["refs"], "pycocoevalcap", meteor="off"),
-            lambda: coco_ref.evaluate(gts_raw, res_raw),
-            lambda a, t: max(abs(a.components[k] - t[k]) for k in coco_ref.NAMES), children=True, setup=cold_ptb)
+            lambda v: assay.score("coco", v.hyps, v.refs, "pycocoevalcap", meteor="off"),
+            lambda v: coco_ref.evaluate(v.gts, {k: c[0] for k, c in v.res.items()}), tokenised=False,
+            agree=lambda a, t: max(abs(a.components[k] - t[k]) for k in coco_ref.NAMES), children=True,
+            setup=cold_ptb)
     if args.meteor_images > 0:
         with_meteor(bench, raw, min(args.meteor_images, len(raw["hyps"])))
     return 0

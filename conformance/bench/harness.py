@@ -332,12 +332,12 @@ class Bench:
     def compare_sampled(self, label: str, ours: Callable[[], Any], tool: str, theirs_on_sample: Callable[[], Any],
                         coverage: ToolCoverage, *, agree: Callable[[Any, Any], float | str] | None = None,
                         repeats: int | None = None, setup: Callable[[], None] | None = None,
-                        quiet: bool = False) -> Row:
+                        quiet: bool = False, children: bool = False) -> Row:
         """Like :meth:`compare`, but the tool scores ``coverage``'s sample only: its time is measured on the
         sample and multiplied by ``coverage.factor`` (the label says so; its peak is the sample's);
         ``agree(assay result, tool result on the sample)`` compares the two on the sample."""
         n = self.repeats if repeats is None else repeats
-        a, t = measure([Side(ours, n, setup, quiet=quiet), Side(theirs_on_sample, n, setup, quiet=quiet)],
+        a, t = measure([Side(ours, n, setup, quiet=quiet), Side(theirs_on_sample, n, setup, children, quiet)],
                        self.clock, self.memory)
         scaled = Measure([x * coverage.factor for x in t.times], [x * coverage.factor for x in t.wall],
                          [x * coverage.factor for x in t.cpu], t.peaks, t.child_peak, t.result)

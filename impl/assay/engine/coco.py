@@ -74,13 +74,14 @@ def tokenised_strings(captions: Sequence[Any], config: Mapping[str, Any]) -> lis
     With ``tokenize=ptb`` the captions are one batch of the wrapper (one jar run): pass the
     references and the results separately, each in image order, as COCOEvalCap does.
     """
-    if any(isinstance(c, (list, tuple)) for c in captions):
-        if not all(isinstance(c, (list, tuple)) for c in captions):
-            raise InputError("mix of token lists and strings; pass one kind")
-        return [" ".join(c) for c in captions]
-    for i, c in enumerate(captions):
-        if not isinstance(c, str):
-            raise InputError(f"caption {i + 1}: expected a string, got {type(c).__name__}")
+    if not set(map(type, captions)) <= {str}:       # the common case checked at C speed
+        if any(isinstance(c, (list, tuple)) for c in captions):
+            if not all(isinstance(c, (list, tuple)) for c in captions):
+                raise InputError("mix of token lists and strings; pass one kind")
+            return [" ".join(c) for c in captions]
+        for i, c in enumerate(captions):
+            if not isinstance(c, str):
+                raise InputError(f"caption {i + 1}: expected a string, got {type(c).__name__}")
     tok, lower = config["tokenize"], config["lowercase"]
     if tok == PTB:
         out = ptb_batch(captions)
@@ -99,6 +100,19 @@ def _rouge_rows(hyps: Sequence[str], streams: Sequence[Sequence[str | None]], be
     stats = ROUGE.segment_stats(list(hyps), streams, config)
     cols = stats.columns
     return stats.rows[:, [cols.index("rougeL:p"), cols.index("rougeL:r"), cols.index("rougeL:f")]]
+
+
+def _streams(ref_s: list[Any], owner: np.ndarray, n_img: int) -> list[list[Any]]:
+    """The tokenised references (image-major, reference ``k`` of image ``owner[k]``) as streams: stream
+    j holds each image's j-th reference, None where an image has fewer."""
+    counts = np.bincount(owner, minlength=n_img) if n_img else np.zeros(0, dtype=np.int64)
+    width = int(counts.max()) if n_img else 0
+    if n_img and (counts == width).all():             # every image has as many: slices, no per-image lists
+        return [ref_s[j::width] for j in range(width)]
+    groups: list[list[str]] = [[] for _ in range(n_img)]
+    for text, o in zip(ref_s, owner.tolist()):
+        groups[o].append(text)
+    return [[g[j] if j < len(g) else None for g in groups] for j in range(width)]
 
 
 def meteor_profile() -> str | None:
@@ -145,25 +159,18 @@ class Coco(MetricFamily):
         flat, owner = group_refs(hyps, refs)
         ref_s = tokenised_strings(list(flat), config)     # COCOEvalCap: gts first, then res, two batches
         hyp_s = tokenised_strings(list(hyps), config)
-        n_img = len(hyps)
-        groups: list[list[str]] = [[] for _ in range(n_img)]
-        for s, o in zip(ref_s, owner.tolist()):
-            groups[o].append(s)
-        width = max(len(g) for g in groups)
-        streams = [[g[j] if j < len(g) else None for g in groups] for j in range(width)]
-
-        # BLEU and CIDEr split on whitespace (str.split()): split once, hand both the token lists
-        hyp_t = [h.split() for h in hyp_s]
-        streams_t = [[None if r is None else r.split() for r in stream] for stream in streams]
-        cider = CIDER.segment_stats(hyp_t, streams_t, cider_config(config))
-        bleu = BLEU.segment_stats(hyp_t, streams_t, bleu_config(config))
+        streams = _streams(ref_s, owner, len(hyps))
+        del flat, ref_s
+        # the three scorers read the tokenised strings themselves: BLEU and CIDEr split them with
+        # str.split() (their id encoders, no token lists), ROUGE-L with split(" ")
+        cider = CIDER.segment_stats(hyp_s, streams, cider_config(config))
+        bleu = BLEU.segment_stats(hyp_s, streams, bleu_config(config))
         rouge = _rouge_rows(hyp_s, streams, config.rouge_beta)
         rouge_source = "rouge/coco" if config.rouge_beta == BETA else f"rouge/coco beta={config.rouge_beta}"
         columns = tuple([f"bleu:{c}" for c in bleu.columns] + ["rouge:p", "rouge:r", "rouge:f"]
                         + [f"cider:{c}" for c in cider.columns])
         rows = np.hstack([bleu.rows, rouge, cider.rows])
-        context = {"cider": dict(cider.context), "bleu": dict(bleu.context), "rouge": rouge_source,
-                   "tokenized": {"hyps": hyp_s, "refs": groups}}
+        context = {"cider": dict(cider.context), "bleu": dict(bleu.context), "rouge": rouge_source}
         meteor = meteor_profile() if config.meteor == "auto" else None
         if meteor is not None:
             try:

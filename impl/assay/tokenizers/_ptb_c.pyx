@@ -1,12 +1,16 @@
 """Compiled twin of :func:`assay.tokenizers.ptb.plain_lines_py`: the plain lines of a PTB batch.
 
 One scan per line over its ASCII bytes: a line is plain when every byte is a tab or printable
-ASCII and no ``.`` or digit is followed, across a run of blanks, by a ``.`` or a digit (the pure
-module's ``_NOT_SIMPLE``); its chunks are the runs of non-blanks (``str.split()`` on such a line);
-each chunk's piece comes from the ``pieces`` dict, or from ``piece(chunk)`` (the lexer, which
-stores it) when missing; a ``"\\x00"`` piece (the chunk depends on its neighbours) makes the line
-None; the non-empty pieces are joined by single spaces into a byte buffer (a non-ASCII piece,
-which plain chunks do not produce, falls back to ``str.join``).
+ASCII, no digit is followed, across a run of blanks, by a digit, and no ``. . .`` (periods between
+single spaces) occurs (the pure module's ``_NOT_SIMPLE``); its chunks are the runs of non-blanks
+(``str.split()`` on such a line); each chunk's piece comes from the ``pieces`` dict, or from
+``piece(chunk)`` (the lexer, which stores it) when missing; a ``"\\x00"`` piece (the chunk depends on
+its neighbours) makes the line None; the non-empty pieces are joined by single spaces into a byte
+buffer (a non-ASCII piece, which plain chunks do not produce, falls back to ``str.join``).
+
+:func:`plain_encode` goes one step further for CIDEr (:func:`assay.tokenizers.ptb.coco_encode_lines`):
+the token ids of every line's string, each distinct plain chunk's ids interned once, no string made
+for a plain line.
 """
 from cpython.dict cimport PyDict_GetItem
 from cpython.object cimport PyObject
@@ -36,7 +40,10 @@ cdef bint _plain(const unsigned char* data, Py_ssize_t length) noexcept:
             continue
         if c < 32 or c > 126:
             return False
-        if blank and before and ((before == 46 and c == 46) or (_digit(before) and _digit(c))):
+        if blank and before and _digit(before) and _digit(c):
+            return False
+        if c == 46 and j + 4 < length and data[j + 1] == 32 and data[j + 2] == 46 and data[j + 3] == 32 \
+                and data[j + 4] == 46:        # ". . .": the spaced ellipsis
             return False
         blank = False
         before = c
@@ -109,3 +116,149 @@ def plain_lines(list lines, dict pieces, object piece):
     finally:
         free(buf)
     return out
+
+
+# ----------------------------------------------------------------------------- lines to token ids
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object)
+    Py_UCS4 PyUnicode_READ(int kind, const void* data, Py_ssize_t index)
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+
+
+cdef class _Ids:
+    """A growable int64 buffer."""
+    cdef long long* data
+    cdef Py_ssize_t used, cap
+
+    def __cinit__(self):
+        self.cap = 1 << 12
+        self.used = 0
+        self.data = <long long*>malloc(self.cap * sizeof(long long))
+        if self.data == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.data)
+
+    cdef int reserve(self, Py_ssize_t extra) except -1:
+        cdef long long* grown
+        while self.used + extra > self.cap:
+            self.cap *= 2
+            grown = <long long*>realloc(self.data, self.cap * sizeof(long long))
+            if grown == NULL:
+                raise MemoryError()
+            self.data = grown
+        return 0
+
+    cdef int push(self, long long value) except -1:
+        if self.used == self.cap:
+            self.reserve(1)
+        self.data[self.used] = value
+        self.used += 1
+        return 0
+
+    def array(self):
+        import numpy as np
+        out = np.empty(self.used, dtype=np.int64)
+        cdef long long[::1] view = out
+        if self.used:
+            memcpy(&view[0], self.data, self.used * sizeof(long long))
+        return out
+
+
+cdef int _intern_split(str text, dict vocab, _Ids out) except -1:
+    """Append the ids of ``text.split()`` (``Py_UNICODE_ISSPACE``, as CPython) to ``out``; a new token
+    gets ``len(vocab)``."""
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text), j = 0, start
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
+    cdef PyObject* found
+    cdef long long tid
+    while j < length:
+        while j < length and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, j)):
+            j += 1
+        if j == length:
+            break
+        start = j
+        while j < length and not Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, j)):
+            j += 1
+        tok = text[start:j]
+        found = PyDict_GetItem(vocab, tok)
+        if found == NULL:
+            tid = len(vocab)
+            vocab[tok] = tid
+        else:
+            tid = <long long>(<object>found)
+        out.push(tid)
+    return 0
+
+
+def plain_encode(list lines, dict pieces, object piece, object line_string, dict vocab):
+    """``(ids, offsets)`` of ``line.split()`` of the wrapper's string of every line, interned into ``vocab``
+    (new tokens numbered ``len(vocab)`` in order of first occurrence): for a plain line but the last,
+    its chunks' pieces (``pieces``/``piece`` as :func:`plain_lines`; each distinct chunk's ids interned
+    once, at its first plain occurrence); for every other line ``line_string(i)``, the lexer's string.
+    Equal to interning the ``str.split()`` of the strings :func:`plain_lines` and the lexer give."""
+    cdef Py_ssize_t n = len(lines), i, j, start, length, k, n_chunks, r, pos
+    cdef const unsigned char* data
+    cdef PyObject* found
+    cdef bint context
+    cdef _Ids ids = _Ids()
+    cdef _Ids arena = _Ids()          # the ids of every interned chunk, run after run
+    cdef _Ids run_start = _Ids()      # per run: its first id in ``arena`` (-1: not interned yet)
+    cdef _Ids run_len = _Ids()
+    cdef list run_piece = []          # per run: the chunk's piece ("\x00": the chunk needs its neighbours)
+    cdef dict runs = {}               # chunk -> its run
+    cdef list line_runs = []
+    import numpy as np
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    cdef long long[::1] off = offsets
+    for i in range(n):
+        line = lines[i]
+        context = True
+        if i + 1 < n and type(line) is str and PyUnicode_IS_ASCII(line):
+            data = <const unsigned char*>PyUnicode_DATA(line)
+            length = PyUnicode_GET_LENGTH(line)
+            if _plain(data, length):
+                context = False
+                del line_runs[:]
+                j = 0
+                while j < length:              # pass 1: every chunk's run, and whether one needs context
+                    while j < length and (data[j] == 32 or data[j] == 9):
+                        j += 1
+                    if j == length:
+                        break
+                    start = j
+                    while j < length and data[j] != 32 and data[j] != 9:
+                        j += 1
+                    chunk = PyUnicode_FromKindAndData(1, data + start, j - start)
+                    found = PyDict_GetItem(runs, chunk)
+                    if found == NULL:
+                        found = PyDict_GetItem(pieces, chunk)
+                        got = piece(chunk) if found == NULL else <object>found
+                        r = len(run_piece)
+                        run_piece.append(got)
+                        run_start.push(-1)
+                        run_len.push(0)
+                        runs[chunk] = r
+                    else:
+                        r = <Py_ssize_t>(<object>found)
+                    if PyUnicode_GET_LENGTH(run_piece[r]) == 1 and run_piece[r] == "\x00":
+                        context = True
+                        break
+                    line_runs.append(r)
+                if not context:                # pass 2: the runs' ids (interned on first use, in order)
+                    for r in line_runs:
+                        if run_start.data[r] < 0:
+                            pos = arena.used
+                            _intern_split(run_piece[r], vocab, arena)
+                            run_start.data[r] = pos
+                            run_len.data[r] = arena.used - pos
+                        n_chunks = run_len.data[r]
+                        ids.reserve(n_chunks)
+                        memcpy(ids.data + ids.used, arena.data + run_start.data[r], n_chunks * sizeof(long long))
+                        ids.used += n_chunks
+        if context:
+            _intern_split(line_string(i), vocab, ids)
+        off[i + 1] = ids.used
+    return ids.array(), offsets

@@ -69,8 +69,8 @@ adversarial generated captions.
 from __future__ import annotations
 
 import re
-from itertools import compress
-from typing import Callable, Sequence
+from itertools import compress, repeat
+from typing import Any, Callable, Sequence
 
 from assay.core import accel
 
@@ -80,7 +80,7 @@ except ImportError:        # not built: the pure path
     _compiled = None
 _compiled = accel.use(_compiled, __name__)
 
-__all__ = ["ptb_tokenize", "ptb_tokenize_lines", "coco_tokenize", "coco_tokenize_lines",
+__all__ = ["ptb_tokenize", "ptb_tokenize_lines", "coco_tokenize", "coco_tokenize_lines", "coco_encode_lines",
            "COCO_PUNCTUATION", "LINE_BREAKS"]
 
 #: tokens pycocoevalcap 1.2's wrapper deletes (compared after -lowerCase, so the bracket entries never match)
@@ -256,14 +256,35 @@ class _Lexer:
         toks = self.cache.get(chunk, _MISSING)
         if toks is _MISSING:
             toks = self.cache[chunk] = self._chunk(chunk)
+        if toks is None:
+            toks = self._coco_chunk(chunk)
         got = _CONTEXT if toks is None else " ".join([t for t in toks if t not in COCO_PUNCTUATION])
         self.pieces[chunk] = got
         return got
 
+    def _coco_chunk(self, chunk: str) -> list[str] | None:
+        """The tokens of a chunk that :meth:`_chunk` leaves to its context, when the wrapper's string does
+        not depend on that context after all; else None.
+
+        What follows a chunk only decides whether a token kept with its period at the chunk's end gets
+        an extra ``.`` token (a sentence-final abbreviation before a capital or at the end, an acronym
+        before a sentence-start word: :meth:`_emit`); the wrapper deletes ``.`` tokens, so its string is
+        the same either way -- except for a single letter, which gives its period back before a
+        sentence-start word (``A. The`` -> ``a . the``, but ``A. the`` -> ``a. the``). Chunks that may
+        span the blank after them (``No. 5``, tags, ``(555)``) stay context-dependent."""
+        if self.multi_chunk.search(chunk):
+            return None
+        toks = self.tokens(chunk + " ")[0]
+        if toks and toks[-1] == ".":          # the extra period the end of this scan adds
+            toks = toks[:-1]
+        if not toks or (len(toks[-1]) == 2 and toks[-1][1] == "."):
+            return None
+        return [t.lower() for t in toks]
+
     def coco_lines(self, lines: Sequence[str]) -> list[str]:
         """The wrapper's strings for physical lines (no line breaks inside) of one jar input.
 
-        A line of printable ASCII (spaces/tabs between chunks, no ". ." or "3 1" across a blank) is
+        A line of printable ASCII (spaces/tabs between chunks, no ". . ." or "3 1" across a blank) is
         the join of its chunks' cached strings (each distinct chunk lexed once); a line holding a
         chunk that needs its neighbours, every other line, and the last one (end-of-input rules)
         go through :meth:`line` and the wrapper's filter."""
@@ -281,6 +302,21 @@ class _Lexer:
             out[i] = _coco_line(self.line(lines[i], lines[i + 1]))
         out.append(_coco_line(self.line(lines[-1], None)))
         return out
+
+    def coco_ids(self, lines: Sequence[str], vocab: dict[str, int]) -> tuple[Any, Any] | None:
+        """The compiled twin's ``(ids, offsets)``: the ``str.split()`` tokens of the wrapper's string of
+        each of ``lines`` (physical lines of one jar input, as :meth:`coco_lines`) interned into
+        ``vocab`` in order of first occurrence, without making the strings of plain lines; None when
+        the twin is not built (the caller interns the split of :meth:`coco_lines` instead)."""
+        if _compiled is None:
+            return None
+        if len(self.pieces) > 400_000:
+            self.pieces.clear()
+        last = len(lines) - 1
+
+        def line_string(i: int) -> str:
+            return _coco_line(self.line(lines[i], lines[i + 1] if i < last else None))
+        return _compiled.plain_encode(list(lines), self.pieces, self.piece, line_string, vocab)
 
     def line(self, line: str, following: str | None) -> list[str]:
         """Lowercased tokens of one line (no line breaks inside), ``following`` = the next line or None."""
@@ -500,8 +536,10 @@ class _Lexer:
 _DOTTED = re.compile(r"[.!?]")
 _PLAIN = re.compile("[\x21-\x7e][\x20-\x7e]*")
 # a line the chunk path cannot take: a character outside printable ASCII/tab, or a token that may
-# span the blank (". . .", "3 1/2", "555-1212 555")
-_NOT_SIMPLE = re.compile(r"[^\t\x20-\x7e]|\.[ \t]+\.|[0-9][ \t]+[0-9]")
+# span the blank (". . .", "3 1/2", "555-1212 555"). Of the rules, only the spaced ellipsis
+# (``\.(?: \.){2,}``: periods separated by single spaces) matches across a blank from a period, so
+# ". ." alone ("A.M. .", "... .") leaves a line plain
+_NOT_SIMPLE = re.compile(r"[^\t\x20-\x7e]|\. \. \.|[0-9][ \t]+[0-9]")
 _CONTEXT = "\x00"   # a chunk whose tokens depend on its neighbours (never in a plain line)
 _MISSING: list[str] = []
 _LEXER: _Lexer | None = None
@@ -510,7 +548,7 @@ _LEXER: _Lexer | None = None
 def plain_lines_py(lines: list[str], pieces: dict[str, str], piece: Callable[[str], str]) -> list[str | None]:
     """The wrapper's string of each plain line, None for the others.
 
-    A line is plain when it is printable ASCII and tabs with no ``. .`` or ``3 1`` across a blank
+    A line is plain when it is printable ASCII and tabs with no ``. . .`` or ``3 1`` across a blank
     (``_NOT_SIMPLE``) and none of its chunks (its ``str.split()``) depends on its neighbours; its
     string is the join of its chunks' pieces (``pieces[chunk]``, made by ``piece(chunk)`` when
     missing, which stores it; ``_CONTEXT`` for a chunk that depends on its neighbours), empty
@@ -594,8 +632,26 @@ def coco_tokenize_lines(captions: Sequence[str]) -> list[str]:
     """The wrapper's output for a batch, in order: captions joined by ``\\n`` (inner newlines -> spaces),
     one jar run, output line ``k`` paired with caption ``k`` (so a U+2028/``\\r`` inside a caption
     shifts every later caption, exactly as in pycocoevalcap; KD-PTB-02)."""
-    out = _lexer().coco_lines(_physical([_flatten(c) for c in captions]))[:len(captions)]
+    if set(map(type, captions)) <= {str}:           # checked at C speed; _flatten's map without a frame per call
+        flat = list(map(str.replace, captions, repeat("\n"), repeat(" ")))
+    else:
+        flat = [_flatten(c) for c in captions]
+    out = _lexer().coco_lines(_physical(flat))[:len(captions)]
     return out + [""] * (len(captions) - len(out))
+
+
+def coco_encode_lines(captions: Sequence[str], vocab: dict[str, int]) -> tuple[Any, Any] | None:
+    """``(ids, offsets)`` of the ``str.split()`` of :func:`coco_tokenize_lines` interned into ``vocab`` (new
+    tokens numbered ``len(vocab)``, in order of first occurrence), from the compiled twin, which
+    makes no output string for a plain caption; None when the twin is not built or a caption holds a
+    line break (then intern the split of :func:`coco_tokenize_lines`: the specification)."""
+    if _compiled is None or not set(map(type, captions)) <= {str}:
+        return None
+    flat = list(map(str.replace, captions, repeat("\n"), repeat(" ")))
+    physical = _physical(flat)
+    if len(physical) != len(captions) or not physical:
+        return None
+    return _lexer().coco_ids(physical, vocab)
 
 
 # ----------------------------------------------------------------------------- measured tables

@@ -17,28 +17,176 @@ from cpython.unicode cimport Py_UNICODE_ISSPACE
 from libc.math cimport sqrt
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 from assay.text._code_counts cimport count_codes
 
 
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object)
+    void* PyUnicode_DATA(object)
+    Py_ssize_t PyUnicode_GET_LENGTH(object)
+    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+
+
+# open addressing over latin-1 token bytes -> id (the tokens of one-byte-kind strings)
+cdef struct Table:
+    Py_ssize_t cap, used, arena_used, arena_cap
+    uint64_t* hashes
+    int64_t* ids          # -1: empty slot
+    Py_ssize_t* start     # the token's bytes: arena[start : start + size]
+    Py_ssize_t* size
+    unsigned char* arena
+
+
+cdef inline uint64_t _hash(const unsigned char* b, Py_ssize_t n) noexcept:
+    cdef uint64_t h = 1469598103934665603ULL
+    cdef Py_ssize_t j
+    for j in range(n):
+        h = (h ^ b[j]) * 1099511628211ULL
+    return h
+
+
+cdef int _table_init(Table* t, Py_ssize_t cap) except -1:
+    t.cap, t.used, t.arena_used, t.arena_cap = cap, 0, 0, 1 << 16
+    t.hashes = <uint64_t*>malloc(cap * sizeof(uint64_t))
+    t.ids = <int64_t*>malloc(cap * sizeof(int64_t))
+    t.start = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
+    t.size = <Py_ssize_t*>malloc(cap * sizeof(Py_ssize_t))
+    t.arena = <unsigned char*>malloc(t.arena_cap)
+    if t.hashes == NULL or t.ids == NULL or t.start == NULL or t.size == NULL or t.arena == NULL:
+        raise MemoryError()
+    memset(t.ids, 0xFF, cap * sizeof(int64_t))
+    return 0
+
+
+cdef void _table_free(Table* t) noexcept:
+    free(t.hashes); free(t.ids); free(t.start); free(t.size); free(t.arena)
+
+
+cdef Py_ssize_t _find(Table* t, const unsigned char* b, Py_ssize_t n, uint64_t h) noexcept:
+    """The slot of the token ``b[:n]`` (its id, or -1: the empty slot where it would go)."""
+    cdef Py_ssize_t slot = <Py_ssize_t>(h & <uint64_t>(t.cap - 1))
+    while t.ids[slot] >= 0:
+        if t.hashes[slot] == h and t.size[slot] == n and memcmp(t.arena + t.start[slot], b, n) == 0:
+            return slot
+        slot = (slot + 1) & (t.cap - 1)
+    return slot
+
+
+cdef int _insert(Table* t, const unsigned char* b, Py_ssize_t n, uint64_t h, int64_t tid) except -1:
+    cdef Py_ssize_t slot, k, old_cap
+    cdef uint64_t* old_h
+    cdef int64_t* old_i
+    cdef Py_ssize_t* old_s
+    cdef Py_ssize_t* old_z
+    cdef unsigned char* grown
+    if (t.used + 1) * 2 > t.cap:                 # keep the load at most 1/2: rehash into twice the slots
+        old_cap, old_h, old_i, old_s, old_z = t.cap, t.hashes, t.ids, t.start, t.size
+        t.cap = old_cap * 2
+        t.hashes = <uint64_t*>malloc(t.cap * sizeof(uint64_t))
+        t.ids = <int64_t*>malloc(t.cap * sizeof(int64_t))
+        t.start = <Py_ssize_t*>malloc(t.cap * sizeof(Py_ssize_t))
+        t.size = <Py_ssize_t*>malloc(t.cap * sizeof(Py_ssize_t))
+        if t.hashes == NULL or t.ids == NULL or t.start == NULL or t.size == NULL:
+            raise MemoryError()
+        memset(t.ids, 0xFF, t.cap * sizeof(int64_t))
+        for k in range(old_cap):
+            if old_i[k] >= 0:
+                slot = <Py_ssize_t>(old_h[k] & <uint64_t>(t.cap - 1))
+                while t.ids[slot] >= 0:
+                    slot = (slot + 1) & (t.cap - 1)
+                t.hashes[slot], t.ids[slot], t.start[slot], t.size[slot] = old_h[k], old_i[k], old_s[k], old_z[k]
+        free(old_h); free(old_i); free(old_s); free(old_z)
+    while t.arena_used + n > t.arena_cap:
+        t.arena_cap *= 2
+        grown = <unsigned char*>realloc(t.arena, t.arena_cap)
+        if grown == NULL:
+            raise MemoryError()
+        t.arena = grown
+    memcpy(t.arena + t.arena_used, b, n)
+    slot = _find(t, b, n, h)
+    t.hashes[slot], t.ids[slot], t.start[slot], t.size[slot] = h, tid, t.arena_used, n
+    t.arena_used += n
+    t.used += 1
+    return 0
+
+
+cdef bint _space_table[256]
+for _c in range(256):
+    _space_table[_c] = Py_UNICODE_ISSPACE(_c)
+
+
 def split_encode(list strings, dict vocab):
-    """``(ids, offsets)`` of the whitespace-separated tokens of ``strings`` (new tokens get ``len(vocab)``)."""
+    """``(ids, offsets)`` of the whitespace-separated tokens of ``strings`` (new tokens get ``len(vocab)``).
+
+    Tokens of one-byte-kind strings (ASCII and latin-1) are looked up by their bytes in a hash table
+    seeded from ``vocab`` (a token's string is made only when it is new); tokens of wider strings go
+    through ``vocab`` itself. ``vocab`` ends the same either way: every token, numbered in order of
+    first occurrence."""
     cdef Py_ssize_t n = len(strings), i, j, start, length, count = 0, cap = 1 << 12
-    cdef str text
+    cdef object text
     cdef PyObject* found
     cdef int64_t* buf = <int64_t*>malloc(cap * sizeof(int64_t))
     cdef int64_t* grown
     cdef int64_t tid
     cdef int64_t[::1] view
+    cdef int kind
+    cdef const unsigned char* b
+    cdef uint64_t h
+    cdef Py_ssize_t slot
+    cdef Table table
     if buf == NULL:
         raise MemoryError()
+    table.hashes = NULL; table.ids = NULL; table.start = NULL; table.size = NULL; table.arena = NULL
     offsets = np.zeros(n + 1, dtype=np.int64)
     cdef int64_t[::1] off = offsets
     try:
+        _table_init(&table, 1 << 12)
+        for key, value in vocab.items():           # tokens known before: the table knows them too
+            if type(key) is str and PyUnicode_KIND(key) == 1:
+                b = <const unsigned char*>PyUnicode_DATA(key)
+                length = PyUnicode_GET_LENGTH(key)
+                h = _hash(b, length)
+                if table.ids[_find(&table, b, length, h)] < 0:
+                    _insert(&table, b, length, h, <int64_t>value)
         for i in range(n):
             text = strings[i]
-            length = len(text)
+            length = PyUnicode_GET_LENGTH(text)
+            kind = PyUnicode_KIND(text)
+            if kind == 1:
+                b = <const unsigned char*>PyUnicode_DATA(text)
+                j = 0
+                while j < length:
+                    while j < length and _space_table[b[j]]:
+                        j += 1
+                    if j == length:
+                        break
+                    start = j
+                    while j < length and not _space_table[b[j]]:
+                        j += 1
+                    h = _hash(b + start, j - start)
+                    slot = _find(&table, b + start, j - start, h)
+                    tid = table.ids[slot]
+                    if tid < 0:
+                        tok = PyUnicode_FromKindAndData(1, b + start, j - start)
+                        found = PyDict_GetItem(vocab, tok)
+                        if found == NULL:
+                            tid = len(vocab)
+                            PyDict_SetItem(vocab, tok, tid)
+                        else:
+                            tid = <int64_t>(<object>found)
+                        _insert(&table, b + start, j - start, h, tid)
+                    if count == cap:
+                        cap *= 2
+                        grown = <int64_t*>realloc(buf, cap * sizeof(int64_t))
+                        if grown == NULL:
+                            raise MemoryError()
+                        buf = grown
+                    buf[count] = tid
+                    count += 1
+                off[i + 1] = count
+                continue
             j = 0
             while j < length:
                 while j < length and Py_UNICODE_ISSPACE(text[j]):
@@ -70,6 +218,7 @@ def split_encode(list strings, dict vocab):
             memcpy(&view[0], buf, count * sizeof(int64_t))
     finally:
         free(buf)
+        _table_free(&table)
     return ids, offsets
 
 

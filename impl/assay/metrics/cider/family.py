@@ -62,8 +62,13 @@ from assay.core.stats import SegmentStats
 from assay.metrics.cider.context import NO_REFERENCE_NGRAMS, CiderPart, context_part, finish, merge_parts
 from assay.metrics.cider.idf import DocumentFrequencies, load_idf_corpus
 from assay.metrics.cider.knobs import KNOBS, TOKENIZE_CHOICES
-from assay.metrics.cider.rows import EVALUATED, cider_rows
+from assay.metrics.cider.rows import EVALUATED, chunked_rows, cider_rows
 from assay.metrics.cider.tokens import PTB, caption_side, caption_tokens, group_refs, ptb_batch
+
+#: images whose rows are made at once; more are made chunk by chunk (:func:`~.rows.chunked_rows`: the
+#: n-gram codes of a chunk, ~100 MB, instead of the whole corpus's). The engine hands the family at
+#: most ``CHUNK_LINES`` images at a time anyway, except for ``tokenize=ptb`` (one jar batch, scored whole).
+CHUNK_IMAGES = 50_000
 
 __all__ = ["FAMILY", "KNOBS", "PTB", "TOKENIZE_CHOICES", "Cider", "DocumentFrequencies", "caption_tokens",
            "cider_from_sums", "cider_rows", "group_refs", "ptb_batch"]
@@ -113,8 +118,12 @@ class Cider(MetricFamily):
             df_source, label = None, EVALUATED
             if config.no_reference_ngrams == "error" and not len(ref_side.ids):
                 raise ToolBehaviourError(NO_REFERENCE_NGRAMS, "ValueError")
-        scores, per_order, used = cider_rows(hyp_side, ref_side, list(vocab), owner, config, df_source)
         n_img = len(hyps)
+        if n_img > CHUNK_IMAGES:      # bounded memory (tokenize=ptb is scored whole: its batch is one text)
+            scores, per_order, used = chunked_rows(hyp_side, ref_side, list(vocab), owner, config, df_source,
+                                                   CHUNK_IMAGES)
+        else:
+            scores, per_order, used = cider_rows(hyp_side, ref_side, list(vocab), owner, config, df_source)
         rows = np.hstack([np.ones((n_img, 1)), scores[:, None], per_order,
                           np.bincount(owner, minlength=n_img)[:, None].astype(np.float64),
                           hyp_side.lengths[:, None].astype(np.float64)])

@@ -21,8 +21,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from assay.metrics.cider.idf import DocumentFrequencies
-from assay.text.ngram_table import NgramTable
+from assay.metrics.cider.idf import DocumentFrequencies, reference_frequencies
+from assay.text.ngram_table import NgramTable, merge_tables
 from assay.metrics.cider.vectors import cider_sums, image_df
 from assay.text.ngram_codes import code_ngrams
 from assay.text.ngrams import Encoded
@@ -62,6 +62,47 @@ def cider_rows(hyp_side: Encoded, ref_side: Encoded, tokens: Sequence[str], owne
     scores = sums.mean(axis=1) / n_refs * scale
     per_order = sums / n_refs[:, None] * scale
     return scores, per_order, used
+
+
+def chunked_rows(hyp_side: Encoded, ref_side: Encoded, tokens: Sequence[str], owner: np.ndarray,
+                 config: Mapping[str, Any], df_source: DocumentFrequencies | None, chunk: int
+                 ) -> tuple[np.ndarray, np.ndarray, DocumentFrequencies]:
+    """:func:`cider_rows` of a large corpus ``chunk`` images at a time, in memory bounded by the chunk
+    (the n-gram codes, 16 bytes per token, are made per chunk; the whole corpus keeps only its token
+    ids). Without ``df_source`` the evaluated references' document frequencies come first, chunk by
+    chunk (:func:`~assay.metrics.cider.idf.reference_frequencies` of each chunk's references, merged:
+    an image is in one chunk); every chunk's rows then read them, as :meth:`Cider.segment_stats` does
+    with a context. The same rows as one :func:`cider_rows` call (each image's score depends on its
+    own captions and the corpus's document frequencies only)."""
+    n_img = hyp_side.n_segments
+    owner = np.asarray(owner, dtype=np.int64)
+    ref_start = np.zeros(n_img + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owner, minlength=n_img), out=ref_start[1:])
+    spans = [(a, min(a + chunk, n_img)) for a in range(0, n_img, chunk)]
+
+    def refs_of(a: int, b: int) -> tuple[Encoded, np.ndarray]:
+        lo, hi = int(ref_start[a]), int(ref_start[b])
+        return _slice(ref_side, lo, hi), owner[lo:hi] - a
+
+    if df_source is None:        # the chunks' tables (compact: per distinct n-gram), merged once
+        tables = []
+        for a, b in spans:
+            side, own = refs_of(a, b)
+            tables.append(reference_frequencies(side, tokens, own, int(config["max_ngram_order"])))
+        df_source = DocumentFrequencies(n_img, EVALUATED, merge_tables(tables))
+    scores, per_order = [], []
+    for a, b in spans:
+        side, own = refs_of(a, b)
+        got = cider_rows(_slice(hyp_side, a, b), side, tokens, own, config, df_source)
+        scores.append(got[0])
+        per_order.append(got[1])
+    return np.concatenate(scores), np.vstack(per_order), df_source
+
+
+def _slice(side: Encoded, a: int, b: int) -> Encoded:
+    """Segments ``a .. b-1`` of ``side`` (views of its ids)."""
+    lo = int(side.offsets[a])
+    return Encoded(side.ids[lo:int(side.offsets[b])], side.offsets[a:b + 1] - lo)
 
 
 def length_penalties(hyp_words: np.ndarray, ref_words: np.ndarray, config: Mapping[str, Any]) -> np.ndarray:

@@ -17,7 +17,7 @@ from assay.core.family import Refs, Segments
 from assay.text.ngrams import Encoded, encode
 from assay.text.segments import tokenize_segments
 from assay.tokenizers import lowercase_text
-from assay.tokenizers.ptb import coco_tokenize_lines
+from assay.tokenizers.ptb import coco_encode_lines, coco_tokenize_lines
 
 PTB = "ptb"
 
@@ -29,22 +29,38 @@ def ptb_batch(captions: Sequence[str]) -> list[str]:
     so a caption's tokens can depend on the next caption (a sentence-final abbreviation before a
     capital letter); callers pass captions in the wrapper's order (image order, references in order).
     """
-    for i, c in enumerate(captions):
-        if not isinstance(c, str):
-            raise InputError(f"caption {i + 1}: expected a string or a list of tokens, got {type(c).__name__}")
+    if not set(map(type, captions)) <= {str}:        # the common case checked at C speed
+        for i, c in enumerate(captions):
+            if not isinstance(c, str):
+                raise InputError(f"caption {i + 1}: expected a string or a list of tokens, got {type(c).__name__}")
     return coco_tokenize_lines(list(captions))
+
+
+def ptb_encode(captions: Sequence[str], vocab: dict[str, int]) -> Encoded:
+    """``split_encode(ptb_batch(captions), vocab)`` (the specification); the PTB tokenizer's compiled
+    twin goes from the captions to token ids directly, without the output strings
+    (:func:`assay.tokenizers.ptb.coco_encode_lines`; equal ids, offsets and vocabulary)."""
+    got = coco_encode_lines(captions, vocab)
+    if got is None:
+        return split_encode(ptb_batch(captions), vocab)
+    return Encoded(*got)
 
 
 def caption_side(segments: Sequence[Any], config: Mapping[str, Any], vocab: dict[str, int]) -> Encoded:
     """The captions' tokens (:func:`caption_tokens`) interned into ``vocab``. When the tokens are the
     ``str.split()`` of strings (pre-tokenised captions, or the PTB wrapper's output) no token list
     is made (:func:`assay.metrics.cider.vectors.split_encode`)."""
-    if not config["lowercase"] and segments and all(isinstance(s, str) for s in segments):
+    if not config["lowercase"] and segments and _all_strings(segments):
         if config["tokenize"] == PTB:
-            return split_encode(ptb_batch(segments), vocab)
+            return ptb_encode(segments, vocab)
         if config["tokenize"] == "none":
             return split_encode(segments, vocab)
     return encode(caption_tokens(segments, config), vocab)
+
+
+def _all_strings(segments: Sequence[Any]) -> bool:
+    """Every segment is a ``str`` (exact types checked at C speed first)."""
+    return set(map(type, segments)) <= {str} or all(isinstance(s, str) for s in segments)
 
 
 def caption_tokens(segments: Sequence[Any], config: Mapping[str, Any]) -> list[list[str]]:
@@ -85,6 +101,13 @@ def group_refs(hyps: Segments, refs: Refs) -> tuple[list[Any], np.ndarray]:
     n_img = len(hyps)
     if not refs:
         raise InputError("no reference streams")
+    if n_img and all(len(stream) >= n_img and None not in stream[:n_img] for stream in refs):
+        # no missing reference: image-major order is the streams interleaved (slice assignment, C speed)
+        width = len(refs)
+        flat: list[Any] = [None] * (n_img * width)
+        for k, stream in enumerate(refs):
+            flat[k::width] = stream[:n_img]
+        return flat, np.repeat(np.arange(n_img, dtype=np.int64), width)
     # image-major order: zip the streams (one tuple of references per image), drop the Nones
     per_image = list(zip(*(stream[:n_img] for stream in refs)))
     flat = [r for group in per_image for r in group if r is not None]

@@ -42,7 +42,7 @@ _compiled = accel.use(_compiled, __name__)
 def split_encode(strings: Sequence[str], vocab: dict[str, int]) -> Encoded:
     """:func:`~assay.text.ngrams.encode` of ``[s.split() for s in strings]`` (the toolkit's
     ``str.split()``), without the token lists."""
-    if _compiled is None or not all(type(s) is str for s in strings):
+    if _compiled is None or not set(map(type, strings)) <= {str}:
         return split_encode_py(strings, vocab)
     ids, offsets = _compiled.split_encode(list(strings), vocab)
     return Encoded(ids, offsets)

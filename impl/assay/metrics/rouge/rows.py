@@ -43,7 +43,7 @@ from assay.core.stats import SegmentStats
 from assay.metrics.rouge.combine import combine_pairs
 from assay.metrics.rouge.documents import Corpus, Doc, Encoder
 from assay.metrics.rouge.knobs import type_spec
-from assay.metrics.rouge.lcs import match_masks
+from assay.metrics.rouge.space_lcs import space_lcs, space_lcs_py
 from assay.metrics.rouge.measures import (COMPILED, PairBatch, Store, _ranges, clipped_hits, lcs_counts,
                                          union_lcs_hits, wlcs_counts, wlcs_length_sum)
 from assay.metrics.rouge.word_union import store_counts
@@ -98,9 +98,11 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     docs: list[Doc] = []
     pair_h: list[int] = []
     pair_r: list[int] = []
-    short = None
+    short = _space_captions(hyps, refs, config, specs)
     memo: _Memo | None = None
-    if COMPILED:
+    if short is not None:      # pycocoevalcap's Rouge on captions: the LCS on split(" ") tokens, no stores
+        batch, ph, pr, n_refs_arr = None, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), short[3]
+    elif COMPILED:
         text_key = _text_key(config)
         cached = corpus_cache.get(text_key, hyps, refs)
         if cached is None:
@@ -311,6 +313,17 @@ def _flat_config(config: Config, specs: Sequence[tuple[str, tuple[str, Any]]]) -
             and config.empty_document == "zero" and all(kind != "W" for _, (kind, _) in specs))
 
 
+def _space_captions(hyps: Segments, refs: Refs, config: Config, specs: Sequence[tuple[str, tuple[str, Any]]]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`_short_lcs` for ROUGE-L alone on ``split(" ")`` tokens (the ``rouge/coco`` profile) on every
+    path: :func:`assay.metrics.rouge.space_lcs.space_lcs` (a compiled twin) is faster there than the
+    token stores. None for any other configuration, or when a text is long."""
+    if not (config.tokenizer == "space" and not config.lowercase and _flat_config(config, specs)
+            and [k for _, (k, _) in specs] == ["L"]):
+        return None
+    return space_lcs(hyps, refs, SHORT_LCS_TOKENS)
+
+
 def _short_lcs(hyps: Segments, refs: Refs, corpus: Corpus
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """ROUGE-L counts (hits, |ref|, |hyp|) of every pair, and references per document, for a
@@ -318,43 +331,9 @@ def _short_lcs(hyps: Segments, refs: Refs, corpus: Corpus
     token strings themselves (no interning). None as soon as a
     reference has more than ``SHORT_LCS_TOKENS`` tokens (the batched path is faster there)."""
     tokenize, lower = corpus.pipeline._tokenize, corpus.pipeline.lowercase
-    space = corpus.pipeline.tokenizer == "space" and not lower   # str.split(" ") inline
-    hits: list[int] = []
-    ref_len: list[int] = []
-    peer_len: list[int] = []
-    n_refs: list[int] = []
-    limit = SHORT_LCS_TOKENS
-    for i, h in enumerate(hyps):
-        ht = h.split(" ") if space else tokenize(h, lower)
-        if len(ht) > limit:
-            return None
-        # the LCS is symmetric: bit masks over the hypothesis (once per image), one step per
-        # reference token (lcs.lcs_length inlined: Allison-Dix / Hyyro bit-parallel recurrence)
-        get = match_masks(ht).get
-        m = len(ht)
-        full = (1 << m) - 1
-        k = 0
-        for stream in refs:
-            r = stream[i]
-            if r is None:
-                continue
-            rt = r.split(" ") if space else tokenize(r, lower)
-            if len(rt) > limit:
-                return None
-            v = full
-            for tok in rt:
-                u = get(tok, 0) & v
-                if u:
-                    v = ((v + u) | (v ^ u)) & full
-            hits.append(m - v.bit_count())
-            ref_len.append(len(rt))
-            peer_len.append(len(ht))
-            k += 1
-        if not k:
-            raise InputError(f"document {i + 1} has no reference")
-        n_refs.append(k)
-    return (np.array(hits, dtype=np.float64), np.array(ref_len, dtype=np.float64),
-            np.array(peer_len, dtype=np.float64), np.array(n_refs, dtype=np.int64))
+    if corpus.pipeline.tokenizer == "space" and not lower:      # str.split(" ") (a compiled twin)
+        return space_lcs(hyps, refs, SHORT_LCS_TOKENS)
+    return space_lcs_py(hyps, refs, SHORT_LCS_TOKENS, lambda text: tokenize(text, lower))
 
 
 def _flat_batch(hyps: Segments, refs: Refs, corpus: Corpus, specs: Sequence[Any]
