@@ -32,7 +32,7 @@ _MEASURE = (
     "from assay.cli.main import main\n"
     "code = main(sys.argv[1:])\n"
     "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0].split()[1]\n"
-    "print(hwm, file=sys.stderr)\n"
+    "print(int(hwm) * 1024, file=sys.stderr)\n"
     "sys.exit(code)\n"
 )
 
@@ -72,21 +72,26 @@ def million_lines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path,
     return hyp, ref, hyp.stat().st_size + ref.stat().st_size
 
 
-def _peak_bytes(metric: str, hyp: Path, ref: Path, *extra: str) -> tuple[int, str]:
-    proc = subprocess.run([sys.executable, "-c", _MEASURE, "score", metric, "-i", str(hyp), "-r", str(ref), *extra],
-                          capture_output=True, text=True, check=False)
+def _measured(script: str, *args: str) -> tuple[int, str]:
+    """Run ``script`` in a child interpreter: (the peak in bytes it prints last on stderr, its stdout)."""
+    proc = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    return int(proc.stderr.strip().splitlines()[-1]) * 1024, proc.stdout
+    return int(proc.stderr.strip().splitlines()[-1]), proc.stdout
+
+
+def _assert_within(what: str, peak: int, out: str, input_bytes: int) -> None:
+    """A score was printed, not NaN, and ``peak`` is within the ceiling."""
+    ceiling = max(300 * MIB, 3 * input_bytes)
+    assert out.strip(), "no score printed"
+    assert "nan" not in out.lower()
+    assert peak <= ceiling, (f"{what}: peak {peak / MIB:.0f} MiB for a million lines "
+                             f"({input_bytes / MIB:.0f} MiB of input) is above {ceiling / MIB:.0f} MiB")
 
 
 def _check(metric: str, million_lines: tuple[Path, Path, int], *extra: str) -> None:
     hyp, ref, input_bytes = million_lines
-    ceiling = max(300 * MIB, 3 * input_bytes)
-    peak, out = _peak_bytes(metric, hyp, ref, *extra)
-    assert out.strip(), "no score printed"
-    assert "nan" not in out.lower()
-    assert peak <= ceiling, (f"{metric}: peak RSS {peak / MIB:.0f} MiB for a million lines "
-                             f"({input_bytes / MIB:.0f} MiB of input) is above {ceiling / MIB:.0f} MiB")
+    peak, out = _measured(_MEASURE, "score", metric, "-i", str(hyp), "-r", str(ref), *extra)
+    _assert_within(f"assay score {metric}", peak, out, input_bytes)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads VmHWM from /proc/self/status")
@@ -105,15 +110,8 @@ def _check_api(metric: str, million_lines: tuple[Path, Path, int], **knobs: str)
     import json
 
     hyp, ref, input_bytes = million_lines
-    ceiling = max(300 * MIB, 3 * input_bytes)
-    proc = subprocess.run([sys.executable, "-c", _MEASURE_API, metric, str(hyp), str(ref), json.dumps(knobs)],
-                          capture_output=True, text=True, check=False)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    value = float(proc.stdout.strip())
-    assert value == value, "NaN score"
-    peak = int(proc.stderr.strip().splitlines()[-1])
-    assert peak <= ceiling, (f"assay.score({metric!r}) on a million-line list: {peak / MIB:.0f} MiB above the lists "
-                             f"({input_bytes / MIB:.0f} MiB of input) is above {ceiling / MIB:.0f} MiB")
+    peak, out = _measured(_MEASURE_API, metric, str(hyp), str(ref), json.dumps(knobs))
+    _assert_within(f"assay.score({metric!r}) on million-line lists, above the lists", peak, out, input_bytes)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads VmHWM from /proc/self/status")
