@@ -50,6 +50,22 @@ cdef bint _plain(const unsigned char* data, Py_ssize_t length) noexcept:
     return True
 
 
+cdef inline Py_ssize_t _next_chunk(const unsigned char* data, Py_ssize_t length, Py_ssize_t* j) noexcept:
+    """The start of the next chunk (a run of bytes other than space and tab) at or after ``j[0]``,
+    ``j[0]`` moved to its end; -1 (``j[0] = length``) when only blanks are left."""
+    cdef Py_ssize_t k = j[0], start
+    while k < length and (data[k] == 32 or data[k] == 9):
+        k += 1
+    if k == length:
+        j[0] = k
+        return -1
+    start = k
+    while k < length and data[k] != 32 and data[k] != 9:
+        k += 1
+    j[0] = k
+    return start
+
+
 def plain_lines(list lines, dict pieces, object piece):
     """The wrapper's string of each plain line, None for the others (see ``plain_lines_py``)."""
     cdef Py_ssize_t n = len(lines), i, j, start, length, used, size, cap = 1 << 12
@@ -75,14 +91,10 @@ def plain_lines(list lines, dict pieces, object piece):
             context = False
             ascii = True
             j = 0
-            while j < length:
-                while j < length and (data[j] == 32 or data[j] == 9):
-                    j += 1
-                if j == length:
+            while True:
+                start = _next_chunk(data, length, &j)
+                if start < 0:
                     break
-                start = j
-                while j < length and data[j] != 32 and data[j] != 9:
-                    j += 1
                 chunk = PyUnicode_FromKindAndData(1, data + start, j - start)
                 found = PyDict_GetItem(pieces, chunk)
                 got = piece(chunk) if found == NULL else <object>found
@@ -223,14 +235,10 @@ def plain_encode(list lines, dict pieces, object piece, object line_string, dict
                 context = False
                 del line_runs[:]
                 j = 0
-                while j < length:              # pass 1: every chunk's run, and whether one needs context
-                    while j < length and (data[j] == 32 or data[j] == 9):
-                        j += 1
-                    if j == length:
+                while True:                    # pass 1: every chunk's run, and whether one needs context
+                    start = _next_chunk(data, length, &j)
+                    if start < 0:
                         break
-                    start = j
-                    while j < length and data[j] != 32 and data[j] != 9:
-                        j += 1
                     chunk = PyUnicode_FromKindAndData(1, data + start, j - start)
                     found = PyDict_GetItem(runs, chunk)
                     if found == NULL:

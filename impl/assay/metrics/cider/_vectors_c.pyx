@@ -112,6 +112,38 @@ cdef int _insert(Table* t, const unsigned char* b, Py_ssize_t n, uint64_t h, int
     return 0
 
 
+# a growing buffer of token ids
+cdef struct Ids:
+    int64_t* data
+    Py_ssize_t count
+    Py_ssize_t cap
+
+
+cdef inline int _push(Ids* buf, int64_t tid) except -1:
+    """Append ``tid`` (doubling the buffer when it is full)."""
+    cdef int64_t* grown
+    if buf.count == buf.cap:
+        grown = <int64_t*>realloc(buf.data, 2 * buf.cap * sizeof(int64_t))
+        if grown == NULL:
+            raise MemoryError()
+        buf.data = grown
+        buf.cap *= 2
+    buf.data[buf.count] = tid
+    buf.count += 1
+    return 0
+
+
+cdef inline int64_t _vocab_id(dict vocab, object tok) except -1:
+    """``tok``'s id in ``vocab``; a new token gets ``len(vocab)``."""
+    cdef PyObject* found = PyDict_GetItem(vocab, tok)
+    cdef int64_t tid
+    if found == NULL:
+        tid = len(vocab)
+        PyDict_SetItem(vocab, tok, tid)
+        return tid
+    return <int64_t>(<object>found)
+
+
 cdef bint _space_table[256]
 for _c in range(256):
     _space_table[_c] = Py_UNICODE_ISSPACE(_c)
@@ -124,11 +156,9 @@ def split_encode(list strings, dict vocab):
     seeded from ``vocab`` (a token's string is made only when it is new); tokens of wider strings go
     through ``vocab`` itself. ``vocab`` ends the same either way: every token, numbered in order of
     first occurrence."""
-    cdef Py_ssize_t n = len(strings), i, j, start, length, count = 0, cap = 1 << 12
+    cdef Py_ssize_t n = len(strings), i, j, start, length
     cdef object text
-    cdef PyObject* found
-    cdef int64_t* buf = <int64_t*>malloc(cap * sizeof(int64_t))
-    cdef int64_t* grown
+    cdef Ids buf
     cdef int64_t tid
     cdef int64_t[::1] view
     cdef int kind
@@ -136,7 +166,10 @@ def split_encode(list strings, dict vocab):
     cdef uint64_t h
     cdef Py_ssize_t slot
     cdef Table table
-    if buf == NULL:
+    buf.count = 0
+    buf.cap = 1 << 12
+    buf.data = <int64_t*>malloc(buf.cap * sizeof(int64_t))
+    if buf.data == NULL:
         raise MemoryError()
     table.hashes = NULL; table.ids = NULL; table.start = NULL; table.size = NULL; table.arena = NULL
     offsets = np.zeros(n + 1, dtype=np.int64)
@@ -169,23 +202,10 @@ def split_encode(list strings, dict vocab):
                     slot = _find(&table, b + start, j - start, h)
                     tid = table.ids[slot]
                     if tid < 0:
-                        tok = PyUnicode_FromKindAndData(1, b + start, j - start)
-                        found = PyDict_GetItem(vocab, tok)
-                        if found == NULL:
-                            tid = len(vocab)
-                            PyDict_SetItem(vocab, tok, tid)
-                        else:
-                            tid = <int64_t>(<object>found)
+                        tid = _vocab_id(vocab, PyUnicode_FromKindAndData(1, b + start, j - start))
                         _insert(&table, b + start, j - start, h, tid)
-                    if count == cap:
-                        cap *= 2
-                        grown = <int64_t*>realloc(buf, cap * sizeof(int64_t))
-                        if grown == NULL:
-                            raise MemoryError()
-                        buf = grown
-                    buf[count] = tid
-                    count += 1
-                off[i + 1] = count
+                    _push(&buf, tid)
+                off[i + 1] = buf.count
                 continue
             j = 0
             while j < length:
@@ -196,28 +216,14 @@ def split_encode(list strings, dict vocab):
                 start = j
                 while j < length and not Py_UNICODE_ISSPACE(text[j]):
                     j += 1
-                tok = text[start:j]
-                found = PyDict_GetItem(vocab, tok)
-                if found == NULL:
-                    tid = len(vocab)
-                    PyDict_SetItem(vocab, tok, tid)
-                else:
-                    tid = <int64_t>(<object>found)
-                if count == cap:
-                    cap *= 2
-                    grown = <int64_t*>realloc(buf, cap * sizeof(int64_t))
-                    if grown == NULL:
-                        raise MemoryError()
-                    buf = grown
-                buf[count] = tid
-                count += 1
-            off[i + 1] = count
-        ids = np.empty(count, dtype=np.int64)
+                _push(&buf, _vocab_id(vocab, text[start:j]))
+            off[i + 1] = buf.count
+        ids = np.empty(buf.count, dtype=np.int64)
         view = ids
-        if count:
-            memcpy(&view[0], buf, count * sizeof(int64_t))
+        if buf.count:
+            memcpy(&view[0], buf.data, buf.count * sizeof(int64_t))
     finally:
-        free(buf)
+        free(buf.data)
         _table_free(&table)
     return ids, offsets
 

@@ -29,6 +29,106 @@ from libc.string cimport memcpy, memset
 from assay.text._code_counts cimport count_codes
 
 
+# ----------------------------------------------------------------------------- the matched sums
+cdef struct Sums:
+    # one (segment, order)'s matched information (corpus weights) and its segment-weighted twin:
+    # over the union of the references (a count clipped by the best reference's count) or per
+    # reference (clipped by that reference's), and where :func:`_sums_store` writes them
+    bint by_union
+    Py_ssize_t n_refs
+    double sum_i
+    double sum_s
+    double* ref_i           # per reference (n_refs; not by_union)
+    double* ref_s
+    double* info            # info_out's data: [s, n] (by_union) or [n, r, s]
+    double* seg             # seg_out's data, the same shape
+    Py_ssize_t i_st0        # their strides in doubles (the last axis: 1)
+    Py_ssize_t i_st1
+    Py_ssize_t s_st0
+    Py_ssize_t s_st1
+
+
+cdef int _sums_init(Sums* a, bint by_union, Py_ssize_t n_refs, double* ref_i, double* ref_s, object info_out,
+                    object seg_out) except -1:
+    """Bind ``a`` to the outputs (by_union: two ``[n_seg, order]`` arrays, else ``[order, n_refs,
+    n_seg]``; C-contiguous float64, checked here) and the per-reference buffers."""
+    cdef double[:, ::1] u_info, u_seg
+    cdef double[:, :, ::1] r_info, r_seg
+    a.by_union = by_union
+    a.n_refs = n_refs
+    a.ref_i = ref_i
+    a.ref_s = ref_s
+    a.info = NULL
+    a.seg = NULL
+    a.i_st1 = a.s_st1 = 0
+    if by_union:
+        u_info = info_out
+        u_seg = seg_out
+        a.i_st0 = u_info.strides[0] // sizeof(double)
+        a.s_st0 = u_seg.strides[0] // sizeof(double)
+        if u_info.shape[0] and u_info.shape[1]:
+            a.info = &u_info[0, 0]
+        if u_seg.shape[0] and u_seg.shape[1]:
+            a.seg = &u_seg[0, 0]
+    else:
+        r_info = info_out
+        r_seg = seg_out
+        a.i_st0 = r_info.strides[0] // sizeof(double)
+        a.i_st1 = r_info.strides[1] // sizeof(double)
+        a.s_st0 = r_seg.strides[0] // sizeof(double)
+        a.s_st1 = r_seg.strides[1] // sizeof(double)
+        if r_info.shape[0] and r_info.shape[1] and r_info.shape[2]:
+            a.info = &r_info[0, 0, 0]
+        if r_seg.shape[0] and r_seg.shape[1] and r_seg.shape[2]:
+            a.seg = &r_seg[0, 0, 0]
+    return 0
+
+
+cdef inline void _sums_reset(Sums* a) noexcept nogil:
+    cdef Py_ssize_t r
+    a.sum_i = 0.0
+    a.sum_s = 0.0
+    for r in range(a.n_refs):
+        a.ref_i[r] = 0.0
+        a.ref_s[r] = 0.0
+
+
+cdef inline void _sums_add(Sums* a, const int32_t* in_ref, Py_ssize_t stride, int32_t hc, double w_corpus,
+                           double w_seg) noexcept nogil:
+    """Add an n-gram of count ``hc`` in the hypothesis, ``in_ref[r * stride]`` in reference r, clipped."""
+    cdef Py_ssize_t r
+    cdef int32_t clipped, best
+    if a.by_union:
+        best = 0
+        for r in range(a.n_refs):
+            if in_ref[r * stride] > best:
+                best = in_ref[r * stride]
+        clipped = hc if hc < best else best
+        if clipped > 0:
+            a.sum_i += w_corpus * <double>clipped
+            a.sum_s += w_seg * <double>clipped
+    else:
+        for r in range(a.n_refs):
+            clipped = in_ref[r * stride]
+            if hc < clipped:
+                clipped = hc
+            if clipped > 0:
+                a.ref_i[r] += w_corpus * <double>clipped
+                a.ref_s[r] += w_seg * <double>clipped
+
+
+cdef inline void _sums_store(const Sums* a, Py_ssize_t s, Py_ssize_t n) noexcept nogil:
+    """Write the sums of segment ``s``, order ``n + 1`` to the outputs."""
+    cdef Py_ssize_t r
+    if a.by_union:
+        a.info[s * a.i_st0 + n] = a.sum_i
+        a.seg[s * a.s_st0 + n] = a.sum_s
+    else:
+        for r in range(a.n_refs):
+            a.info[n * a.i_st0 + r * a.i_st1 + s] = a.ref_i[r]
+            a.seg[n * a.s_st0 + r * a.s_st1 + s] = a.ref_s[r]
+
+
 def log2_ratios_into(const int64_t[::1] num, const int64_t[::1] den, double ln2, double[::1] out):
     """``out[i] = log(num[i] / den[i]) / ln2`` where ``den[i] > 0`` (else left as it is)."""
     cdef Py_ssize_t i
@@ -44,17 +144,10 @@ def nist_sums_into(const int32_t[:, ::1] codes, const int64_t[::1] offsets, Py_s
     """Fill ``total`` and the matched information (see ``nist_sums_py``)."""
     cdef int max_order = codes.shape[0], n, cur, prv
     cdef Py_ssize_t s, r, k, p, cap, n_h, n_r, n_s, slots = max(max_codes, 1), width = max(longest, 1)
-    cdef int32_t c, hc, clipped, best
+    cdef int32_t c
     cdef Py_ssize_t count
-    cdef double w_corpus, w_seg, numer, sum_i, sum_s
-    cdef double[:, ::1] u_info, u_seg
-    cdef double[:, :, ::1] r_info, r_seg
-    if union:
-        u_info = info_out
-        u_seg = seg_out
-    else:
-        r_info = info_out
-        r_seg = seg_out
+    cdef double w_corpus, w_seg, numer
+    cdef Sums sums
     cdef int32_t* h_cnt = <int32_t*>calloc(slots, sizeof(int32_t))
     cdef int32_t* r_cnt = <int32_t*>calloc(slots, sizeof(int32_t))
     cdef int32_t* seg_a = <int32_t*>calloc(slots, sizeof(int32_t))
@@ -77,6 +170,7 @@ def nist_sums_into(const int32_t[:, ::1] codes, const int64_t[::1] offsets, Py_s
         if (h_cnt == NULL or r_cnt == NULL or seg_a == NULL or seg_b == NULL or h_list == NULL or r_list == NULL
                 or s_list_a == NULL or s_list_b == NULL or in_ref == NULL or ref_i == NULL or ref_s == NULL):
             raise MemoryError()
+        _sums_init(&sums, union, n_refs, ref_i, ref_s, info_out, seg_out)
         for s in range(n_seg):
             seg_n[0] = 0
             seg_n[1] = 0
@@ -102,46 +196,19 @@ def nist_sums_into(const int32_t[:, ::1] codes, const int64_t[::1] offsets, Py_s
                         r_cnt[c] = 0
                 seg_n[cur] = n_s
                 # the weighted sums, in the hypothesis's order
-                sum_i = 0.0
-                sum_s = 0.0
-                for r in range(n_refs):
-                    ref_i[r] = 0.0
-                    ref_s[r] = 0.0
+                _sums_reset(&sums)
                 for k in range(n_h):
                     c = h_list[k]
                     if seg_cnt[cur][c] == 0:    # in no reference of the segment: adds nothing
                         continue
-                    hc = h_cnt[c]
                     w_corpus = info[bases[n] + c]
                     if n == 0:
                         numer = <double>(<int64_t>seg_words[s])
                     else:
                         numer = <double>seg_cnt[prv][prefix[prefix_bases[n] + c]]
                     w_seg = log(numer / <double>seg_cnt[cur][c]) / ln2
-                    if union:
-                        best = 0
-                        for r in range(n_refs):
-                            if in_ref[r * n_h + k] > best:
-                                best = in_ref[r * n_h + k]
-                        clipped = hc if hc < best else best
-                        if clipped > 0:
-                            sum_i += w_corpus * <double>clipped
-                            sum_s += w_seg * <double>clipped
-                    else:
-                        for r in range(n_refs):
-                            clipped = in_ref[r * n_h + k]
-                            if hc < clipped:
-                                clipped = hc
-                            if clipped > 0:
-                                ref_i[r] += w_corpus * <double>clipped
-                                ref_s[r] += w_seg * <double>clipped
-                if union:
-                    u_info[s, n] = sum_i
-                    u_seg[s, n] = sum_s
-                else:
-                    for r in range(n_refs):
-                        r_info[n, r, s] = ref_i[r]
-                        r_seg[n, r, s] = ref_s[r]
+                    _sums_add(&sums, in_ref + k, n_h, h_cnt[c], w_corpus, w_seg)
+                _sums_store(&sums, s, n)
                 for k in range(n_h):
                     h_cnt[h_list[k]] = 0
                 if n > 0:          # the previous order's segment counts are no longer needed
@@ -330,19 +397,12 @@ cdef inline int64_t _order_code(Order* o, int32_t prefix, int32_t last) except -
     return o.n - 1
 
 
-cdef object _array32(const int32_t* data, Py_ssize_t n):
-    out = np.empty(n, dtype=np.int32)
-    cdef int32_t[::1] view = out
+cdef object _array(const void* data, Py_ssize_t n, object dtype):
+    """A new numpy array of ``n`` items of ``dtype``, copied from ``data``."""
+    out = np.empty(n, dtype=dtype)
+    cdef unsigned char[::1] raw = out.view(np.uint8)
     if n:
-        memcpy(&view[0], data, n * sizeof(int32_t))
-    return out
-
-
-cdef object _array64(const int64_t* data, Py_ssize_t n):
-    out = np.empty(n, dtype=np.int64)
-    cdef int64_t[::1] view = out
-    if n:
-        memcpy(&view[0], data, n * sizeof(int64_t))
+        memcpy(&raw[0], data, raw.shape[0])
     return out
 
 
@@ -592,12 +652,12 @@ cdef class RefCounts(Finder):
         counts of the ids), the inputs of ``NgramTable.from_codes`` with :attr:`tokens`."""
         empty = np.zeros(0, dtype=np.int32)
         prefix, last = [empty], [empty]
-        counts = [_array64(self.orders[0].count, self.orders[0].n)]
+        counts = [_array(self.orders[0].count, self.orders[0].n, np.int64)]
         cdef int n
         for n in range(1, self.n_orders):
-            prefix.append(_array32(self.orders[n].prefix, self.orders[n].n))
-            last.append(_array32(self.orders[n].last, self.orders[n].n))
-            counts.append(_array64(self.orders[n].count, self.orders[n].n))
+            prefix.append(_array(self.orders[n].prefix, self.orders[n].n, np.int32))
+            last.append(_array(self.orders[n].last, self.orders[n].n, np.int32))
+            counts.append(_array(self.orders[n].count, self.orders[n].n, np.int64))
         return prefix, last, counts
 
     def __len__(self):
@@ -656,21 +716,14 @@ def context_sums_into(list hyp_toks, list ref_toks, dict index, Py_ssize_t n_seg
     cdef bint counted = info.shape[0] == 0
     cdef Py_ssize_t n_codes = max(max_order, 1) * width + 1, slots = 16
     cdef int64_t key, found, last, pc, gid
-    cdef int32_t c, hc, clipped, best, rc
+    cdef int32_t c, rc
     cdef uint64_t mask, sl
-    cdef double w_corpus, w_seg, numer, sum_i, sum_s
-    cdef double[:, ::1] u_info, u_seg
-    cdef double[:, :, ::1] r_info, r_seg
+    cdef double w_corpus, w_seg, numer
+    cdef Sums sums
     if finder.n_orders < max_order:
         raise ValueError("the NIST context has fewer orders than asked for")
     if counted and max_order and finder.orders[0].count == NULL:
         raise ValueError("no weights: a table's finder needs its info")
-    if union:
-        u_info = info_out
-        u_seg = seg_out
-    else:
-        r_info = info_out
-        r_seg = seg_out
     while slots < 2 * n_codes:
         slots *= 2
     cdef Py_ssize_t nr1 = max(n_refs, 1)
@@ -707,6 +760,7 @@ def context_sums_into(list hyp_toks, list ref_toks, dict index, Py_ssize_t n_seg
                 or h_list == NULL or r_list == NULL or r_code == NULL or in_ref == NULL or ref_i == NULL
                 or ref_s == NULL):
             raise MemoryError()
+        _sums_init(&sums, union, n_refs, ref_i, ref_s, info_out, seg_out)
         memset(ltab, 0xFF, slots * sizeof(Slot))
         memset(ttab, 0, tslots * sizeof(TokSlot))
         for s in range(n_seg):
@@ -823,11 +877,7 @@ def context_sums_into(list hyp_toks, list ref_toks, dict index, Py_ssize_t n_seg
                         seg_cnt[c] += r_cnt[c]
                         r_cnt[c] = 0
                 # the weighted sums, in the hypothesis's order
-                sum_i = 0.0
-                sum_s = 0.0
-                for r in range(n_refs):
-                    ref_i[r] = 0.0
-                    ref_s[r] = 0.0
+                _sums_reset(&sums)
                 for k in range(n_h):
                     c = h_list[k]
                     if seg_cnt[c] == 0:    # in no reference of the segment: adds nothing
@@ -849,7 +899,6 @@ def context_sums_into(list hyp_toks, list ref_toks, dict index, Py_ssize_t n_seg
                             missing = True
                             break
                         numer = <double>seg_cnt[pref[c]]
-                    hc = h_cnt[c]
                     if not counted:
                         w_corpus = info[bases[n] + glob[c]]
                     elif n == 0:
@@ -858,32 +907,10 @@ def context_sums_into(list hyp_toks, list ref_toks, dict index, Py_ssize_t n_seg
                         w_corpus = log(<double>finder.orders[n - 1].count[glob[pref[c]]]
                                        / <double>finder.orders[n].count[glob[c]]) / ln2
                     w_seg = log(numer / <double>seg_cnt[c]) / ln2
-                    if union:
-                        best = 0
-                        for r in range(n_refs):
-                            if in_ref[r * n_h + k] > best:
-                                best = in_ref[r * n_h + k]
-                        clipped = hc if hc < best else best
-                        if clipped > 0:
-                            sum_i += w_corpus * <double>clipped
-                            sum_s += w_seg * <double>clipped
-                    else:
-                        for r in range(n_refs):
-                            clipped = in_ref[r * n_h + k]
-                            if hc < clipped:
-                                clipped = hc
-                            if clipped > 0:
-                                ref_i[r] += w_corpus * <double>clipped
-                                ref_s[r] += w_seg * <double>clipped
+                    _sums_add(&sums, in_ref + k, n_h, h_cnt[c], w_corpus, w_seg)
                 if missing:
                     break
-                if union:
-                    u_info[s, n] = sum_i
-                    u_seg[s, n] = sum_s
-                else:
-                    for r in range(n_refs):
-                        r_info[n, r, s] = ref_i[r]
-                        r_seg[n, r, s] = ref_s[r]
+                _sums_store(&sums, s, n)
             # clear this segment's tables and counters
             for k in range(n_tok):
                 ttab[tslot_of[k]].obj = NULL

@@ -9,7 +9,7 @@ carries from word to word).
 """
 import numpy as np
 
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memset
 
@@ -21,32 +21,20 @@ cdef extern from "Python.h":
     Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
 
 
-cdef Py_ssize_t _split(object text, Py_ssize_t limit, Py_ssize_t* start, Py_ssize_t* size, uint64_t* hashes):
-    """Tokens of ``text.split(" ")`` into the arrays; their number, or -1 past ``limit``."""
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void* data = PyUnicode_DATA(text)
-    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text), j, n = 0, begin = 0
+ctypedef fused code_unit:         # a str's storage: 1, 2 or 4 bytes per code point
+    uint8_t
+    uint16_t
+    uint32_t
+
+
+cdef inline Py_ssize_t _split_units(const code_unit* data, Py_ssize_t length, Py_ssize_t limit, Py_ssize_t* start,
+                                    Py_ssize_t* size, uint64_t* hashes) noexcept:
+    """:func:`_split` over the code points ``data[:length]`` (one compiled loop per width)."""
+    cdef Py_ssize_t j, n = 0, begin = 0
     cdef uint64_t h = 1469598103934665603ULL
     cdef Py_UCS4 c
-    cdef const unsigned char* ascii
-    if kind == 1:                         # latin-1 strings: the bytes themselves
-        ascii = <const unsigned char*>data
-        for j in range(length + 1):
-            c = ascii[j] if j < length else 32
-            if c == 32:
-                if n == limit:
-                    return -1
-                start[n] = begin
-                size[n] = j - begin
-                hashes[n] = h
-                n += 1
-                begin = j + 1
-                h = 1469598103934665603ULL
-            else:
-                h = (h ^ <uint64_t>c) * 1099511628211ULL
-        return n
     for j in range(length + 1):
-        c = PyUnicode_READ(kind, data, j) if j < length else 32
+        c = data[j] if j < length else 32
         if c == 32:
             if n == limit:
                 return -1
@@ -59,6 +47,22 @@ cdef Py_ssize_t _split(object text, Py_ssize_t limit, Py_ssize_t* start, Py_ssiz
         else:
             h = (h ^ <uint64_t>c) * 1099511628211ULL
     return n
+
+
+cdef Py_ssize_t _split(object text, Py_ssize_t limit, Py_ssize_t* start, Py_ssize_t* size, uint64_t* hashes,
+                       int* kind, void** data):
+    """Tokens of ``text.split(" ")`` into the arrays, ``text``'s kind and data into ``kind``/``data``;
+    their number, -1 past ``limit``, -2 when ``text`` is not a ``str``."""
+    if type(text) is not str:
+        return -2
+    kind[0] = PyUnicode_KIND(text)
+    data[0] = PyUnicode_DATA(text)
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+    if kind[0] == 1:                      # latin-1 strings: the bytes themselves
+        return _split_units(<const uint8_t*>data[0], length, limit, start, size, hashes)
+    if kind[0] == 2:
+        return _split_units(<const uint16_t*>data[0], length, limit, start, size, hashes)
+    return _split_units(<const uint32_t*>data[0], length, limit, start, size, hashes)
 
 
 cdef bint _same(int ka, void* da, Py_ssize_t sa, int kb, void* db, Py_ssize_t sb, Py_ssize_t n):
@@ -113,14 +117,10 @@ def space_lcs(list hyps, list refs, Py_ssize_t limit):
     cdef int64_t[::1] n_refs = nref_a
     try:
         for i in range(n):
-            h = hyps[i]
-            if type(h) is not str:
-                return False
-            m = _split(h, limit, hs, hz, hh)
+            h = hyps[i]          # held by the list: its data stays valid
+            m = _split(h, limit, hs, hz, hh, &hk, &hd)
             if m < 0:
-                return None
-            hk = PyUnicode_KIND(h)
-            hd = PyUnicode_DATA(h)
+                return False if m == -2 else None
             words = (m + 63) // 64
             top = (~0ULL) if m % 64 == 0 else ((1ULL << (m % 64)) - 1)
             nd = 0
@@ -149,13 +149,9 @@ def space_lcs(list hyps, list refs, Py_ssize_t limit):
                 r = stream[i]
                 if r is None:
                     continue
-                if type(r) is not str:
-                    return False
-                mr = _split(r, limit, rs, rz, rh)
+                mr = _split(r, limit, rs, rz, rh, &rk, &rd)
                 if mr < 0:
-                    return None
-                rk = PyUnicode_KIND(r)
-                rd = PyUnicode_DATA(r)
+                    return False if mr == -2 else None
                 for w in range(words):
                     v[w] = ~0ULL
                 v[words - 1] = top
