@@ -12,8 +12,8 @@ A missing twin fails under ``CI`` and is skipped locally (``conformance/tests/ac
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -42,15 +42,6 @@ def captions(draw: st.DrawFn) -> str:
     for piece in draw(st.lists(st.sampled_from(PIECES), max_size=7)):
         out += piece + draw(st.sampled_from(BLANKS))
     return out
-
-
-@contextmanager
-def _pure(module: Any) -> Iterator[None]:
-    saved, module._compiled = module._compiled, None
-    try:
-        yield
-    finally:
-        module._compiled = saved
 
 
 @given(st.lists(SPLIT_TEXT, max_size=8), st.lists(st.sampled_from(["a", "b", "é", "猫", "ab", "\xff"]), unique=True))
@@ -85,7 +76,7 @@ def test_ptb_encode(batch: list[str], known: list[str]) -> None:
     pure_vocab = {t: i for i, t in enumerate(known)}
     twin_vocab = dict(pure_vocab)
     ptb._LEXER = None
-    with _pure(ptb), _pure(vectors):
+    with mock.patch.object(ptb, "_compiled", None), mock.patch.object(vectors, "_compiled", None):
         want = vectors.split_encode_py(ptb.coco_tokenize_lines(batch), pure_vocab)
     ptb._LEXER = None
     saved, ptb._compiled = ptb._compiled, mod        # the twin even under ASSAY_PURE=1

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 import pickle
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -38,14 +38,9 @@ def compiled() -> Any:
     return import_twin("assay.metrics.nist._matches_c")
 
 
-@contextmanager
-def _path(module: Any) -> Iterator[None]:
+def _path(module: Any) -> Any:
     """Run NIST's hot loops through ``module`` (None: the pure path)."""
-    saved, matches._compiled = matches._compiled, module
-    try:
-        yield
-    finally:
-        matches._compiled = saved
+    return mock.patch.object(matches, "_compiled", module)
 
 
 FLOAT = st.floats(0, 50, allow_nan=False)
