@@ -16,7 +16,7 @@ not hold are scored whole (:func:`chunkable`). Errors a family raises about a se
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -58,13 +58,23 @@ def chunk_rows(family: MetricFamily, config: Config, hyps: Sequence[Any], stream
         raise renumbered(exc, offset, where) from None
 
 
-def chunk_context(family: MetricFamily, config: Config, hyps: Sequence[Any], streams: Sequence[Sequence[Any]],
-                  offset: int, where: str = "") -> Any:
-    """``context_part`` of one chunk, its errors renumbered by ``offset``."""
-    try:
-        return family.context_part(hyps, streams, config)
-    except (InputError, ToolBehaviourError) as exc:
-        raise renumbered(exc, offset, where) from None
+#: One chunk of a corpus: (segments before it, its hypotheses, its reference streams, error prefix).
+Chunk = tuple[int, Sequence[Any], Sequence[Sequence[Any]], str]
+
+
+def merged_context(family: MetricFamily, config: Config, chunks: Iterable[Chunk]) -> Any:
+    """``context_part`` of every chunk folded with ``merge_contexts`` chunk after chunk (one merged
+    part alive at a time; the merge is associative), errors renumbered by the chunk's offset. The
+    caller finishes it (``finish_context``) once the whole corpus is merged. No chunk (an empty shard)
+    gives the family's empty part, ``merge_contexts([])``."""
+    merged: Any = None
+    for offset, hyps, streams, where in chunks:
+        try:
+            part = family.context_part(hyps, streams, config)
+        except (InputError, ToolBehaviourError) as exc:
+            raise renumbered(exc, offset, where) from None
+        merged = part if merged is None else family.merge_contexts([merged, part], config)
+    return family.merge_contexts([], config) if merged is None else merged   # no chunk: the empty part
 
 
 def rows_of_lists(family: MetricFamily, config: Config, hyps: Sequence[Any], streams: Sequence[Sequence[Any]],
@@ -83,10 +93,7 @@ def rows_of_lists(family: MetricFamily, config: Config, hyps: Sequence[Any], str
 
     context: Any = None
     if family.corpus_pass:
-        merged: Any = None
-        for start in starts:
-            part = chunk_context(family, config, *chunk(start), offset=start)
-            merged = part if merged is None else family.merge_contexts([merged, part], config)
+        merged = merged_context(family, config, ((start, *chunk(start), "") for start in starts))
         context = family.finish_context(merged, config)
     stack = RowStack(n)
     for start in starts:

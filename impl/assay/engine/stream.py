@@ -36,7 +36,8 @@ from assay.core.score import Score
 from assay.core.segment_stream import CHUNK_LINES, ControlTally, FileSurvey, iter_chunks, survey
 from assay.core.stats import SegmentStats
 from assay.engine import api
-from assay.engine.chunks import RowStack, chunk_context, chunk_rows, chunkable, renumbered
+from assay.engine.chunks import RowStack, chunk_rows, chunkable, merged_context
+
 
 @dataclass
 class FileNotes:
@@ -92,15 +93,12 @@ def corpus_context(configured: api.Configured, shards: Sequence[Shard], surveys:
     """The first pass of a corpus-pass family over every chunk of every shard (its text dropped
     chunk by chunk): ``finish_context(merge_contexts(context_part(chunk) ...))``."""
     family, config = configured.family, configured.config
-    merged: Any = None
     sharded = len(shards) > 1
-    for shard, shard_surveys in zip(shards, surveys):
-        where = shard_label(shard, sharded)
-        for first, hyps, streams in shard_text(shard_surveys, encoding, chunk_lines, chops(configured),
-                                               notes_of(shard_surveys, encoding)):   # notes: the second pass's
-            part = chunk_context(family, config, hyps, streams, first - 1, where)
-            merged = part if merged is None else family.merge_contexts([merged, part], config)
-    return family.finish_context(merged, config)
+    chunks = ((first - 1, hyps, streams, shard_label(shard, sharded))
+              for shard, shard_surveys in zip(shards, surveys)
+              for first, hyps, streams in shard_text(shard_surveys, encoding, chunk_lines, chops(configured),
+                                                     notes_of(shard_surveys, encoding)))   # notes: the second pass's
+    return family.finish_context(merged_context(family, config, chunks), config)
 
 
 def survey_aligned(hyp_path: str, ref_paths: Sequence[str], encoding: str, allow_empty: bool = False

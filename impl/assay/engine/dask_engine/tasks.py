@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from assay._version import __version__
-from assay.core.errors import AssayError, InputError, ToolBehaviourError
+from assay.core.errors import AssayError, InputError
 from assay.core.family import MetricFamily
 from assay.core.knobs import Config
 from assay.core.segment_stream import FileSurvey
@@ -105,11 +105,11 @@ def file_context_part(spec: ConfigSpec, shard: stream.Shard, surveys: Sequence[F
         configured = spec.configured()
         family, config = configured.family, configured.config
         notes = stream.notes_of(surveys, encoding)
-        parts = []
-        for first, hyps, streams in stream.shard_text(surveys, encoding, chunk_lines, stream.chops(configured), notes):
-            parts.append(chunks.chunk_context(family, config, hyps, streams, first - 1,
-                                              stream.shard_label(shard, sharded)))
-        return family.merge_contexts(parts, config) if len(parts) != 1 else parts[0]
+        where = stream.shard_label(shard, sharded)
+        return chunks.merged_context(family, config, (
+            (first - 1, hyps, streams, where)
+            for first, hyps, streams in stream.shard_text(surveys, encoding, chunk_lines, stream.chops(configured),
+                                                          notes)))
     return _as_value(run)
 
 

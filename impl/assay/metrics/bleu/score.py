@@ -49,7 +49,6 @@ The tools differ only in knobs (shared/research/bleu_nist.md):
 from __future__ import annotations
 
 import functools
-import math
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
