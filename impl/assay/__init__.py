@@ -14,7 +14,8 @@ The public API (typed: the package ships ``py.typed``):
   :class:`Profile`. ``assay.profiles`` is the *package* that holds the presets as data
   (``assay.profiles.bleu``, ...), not a function: calling it raises a TypeError that names
   ``assay.profiles_of``;
-- results and errors: :class:`Score`, :class:`SegmentStats`, :class:`AssayError` and its subclasses;
+- results and errors: :class:`Score`, :class:`SentenceScores` (what :func:`sentence_scores` returns),
+  :class:`SegmentStats`, :class:`AssayError` and its subclasses;
 - ``assay.dask`` (imported on first use), ``assay.compat.*`` (drop-in APIs of the reproduced tools).
 """
 import sys as _sys
@@ -25,12 +26,12 @@ from assay._version import __version__
 from assay.engine.api import compute_stats, make_config, score, score_from_stats, sentence_scores
 from assay.core.errors import AssayError, InputError, KnobError, MissingDependencyError, ToolBehaviourError
 from assay.profiles.registry import Profile, get_profile, profiles_of
-from assay.core.score import Score
+from assay.core.score import Score, SentenceScores
 from assay.core.stats import SegmentStats
 
 __all__ = ["__version__", "score", "sentence_scores", "compute_stats", "score_from_stats", "make_config",
-           "Score", "SegmentStats", "Profile", "get_profile", "profiles_of", "AssayError", "InputError",
-           "KnobError", "MissingDependencyError", "ToolBehaviourError"]
+           "Score", "SentenceScores", "SegmentStats", "Profile", "get_profile", "profiles_of", "AssayError",
+           "InputError", "KnobError", "MissingDependencyError", "ToolBehaviourError"]
 
 
 class _ProfilesPackage(_types.ModuleType):

@@ -89,7 +89,7 @@ def test_one_scorer_for_corpus_sentence_and_sums(profile: str, knobs: dict) -> N
     for seed in range(8):
         c = generate_corpus(seed, max_segments=8, max_refs=1 if profile == "d2l" else 3, kind="ascii")
         stats, config, *_ = compute_stats("bleu", c["hyps"], c["refs"], profile, **knobs)
-        sentence = [v for v, _ in fam.sentence_stats_scores(stats, config)]
+        sentence = fam.sentence_stats_scores(stats, config).values.tolist()
         alone = [fam.score_stats(SegmentStats(stats.columns, stats.rows[i:i + 1]), config)[0]
                  for i in range(len(stats))]
         assert sentence == alone

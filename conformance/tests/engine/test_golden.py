@@ -15,6 +15,7 @@ import pytest
 
 import assay
 from assay.core.io import SegmentFile
+from assay.core.score import SentenceScores
 from conformance.fixture_io import FIXTURES, iter_cases, within
 from conformance.references.availability import missing
 
@@ -69,7 +70,7 @@ def test_golden(metric: str, case: dict[str, Any]) -> None:
             assert info.value.tool_error == error
             continue
         result = _run(metric, case)
-        values = [s.value for s in result] if isinstance(result, list) else result.value
+        values = [s.value for s in result] if isinstance(result, SentenceScores) else result.value
         if error:  # a Perl crash: the profile still gives a finite score
             assert all(math.isfinite(v) for v in (values if isinstance(values, list) else [values]))
             continue
@@ -79,7 +80,7 @@ def test_golden(metric: str, case: dict[str, Any]) -> None:
             continue
         for tool_key, want in (exp.get("components") or {}).items():
             key = TOOL_COMPONENT_NAMES.get(tool_key, tool_key)
-            if isinstance(result, list):
+            if isinstance(result, SentenceScores):
                 got = [s.components.get(key) for s in result]
             else:
                 got = result.components.get(key)

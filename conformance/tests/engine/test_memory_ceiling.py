@@ -8,7 +8,9 @@ itself (``VmHWM`` in ``/proc/self/status``: its own address space's peak, so nei
 parent nor another test's subprocess counts). Linux only (skipped elsewhere).
 
 The API (``assay.score`` on Python lists) chunks the lists the same way (assay.engine.chunks): its
-peak above the memory the lists themselves hold obeys the same ceiling.
+peak above the memory the lists themselves hold obeys the same ceiling. So does
+``assay.sentence_scores``, whose million results are one float per segment
+(:class:`assay.core.score.SentenceScores`), the Scores made when they are read.
 
 No timing is asserted. The default env scores BLEU (file and lists); the ``slow`` marker runs the
 other families the same way.
@@ -41,13 +43,18 @@ _MEASURE = (
 _MEASURE_API = (
     "import sys, json\n"
     "import assay\n"
-    "metric, hyp, ref, knobs = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])\n"
+    "metric, hyp, ref, knobs, level = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), sys.argv[5]\n"
     "hyps = open(hyp, encoding='utf-8').read().splitlines()\n"
     "refs = open(ref, encoding='utf-8').read().splitlines()\n"
     "status = lambda key: int([l for l in open('/proc/self/status') if l.startswith(key)][0].split()[1]) * 1024\n"
     "open('/proc/self/clear_refs', 'w').write('5')\n"
     "base = status('VmRSS:')\n"
-    "value = assay.score(metric, hyps, [refs], **knobs).value\n"
+    "if level == 'corpus':\n"
+    "    value = assay.score(metric, hyps, [refs], **knobs).value\n"
+    "else:\n"
+    "    scores = assay.sentence_scores(metric, hyps, [refs], **knobs)\n"
+    "    assert len(scores) == len(hyps), len(scores)\n"
+    "    value = sum(s.value for s in scores) / len(scores)   # every Score made once, as a caller's loop would\n"
     "print(value)\n"
     "print(status('VmHWM:') - base, file=sys.stderr)\n"
 )
@@ -106,12 +113,13 @@ def test_million_line_families_within_memory_ceiling(million_lines, metric, extr
     _check(metric, million_lines, *extra)
 
 
-def _check_api(metric: str, million_lines: tuple[Path, Path, int], **knobs: str) -> None:
+def _check_api(metric: str, million_lines: tuple[Path, Path, int], level: str = "corpus", **knobs: str) -> None:
     import json
 
     hyp, ref, input_bytes = million_lines
-    peak, out = _measured(_MEASURE_API, metric, str(hyp), str(ref), json.dumps(knobs))
-    _assert_within(f"assay.score({metric!r}) on million-line lists, above the lists", peak, out, input_bytes)
+    peak, out = _measured(_MEASURE_API, metric, str(hyp), str(ref), json.dumps(knobs), level)
+    call = "assay.score" if level == "corpus" else "assay.sentence_scores"
+    _assert_within(f"{call}({metric!r}) on million-line lists, above the lists", peak, out, input_bytes)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads VmHWM from /proc/self/status")
@@ -119,10 +127,16 @@ def test_million_line_lists_bleu_within_memory_ceiling(million_lines):
     _check_api("bleu", million_lines)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads VmHWM from /proc/self/status")
+def test_million_line_lists_sentence_bleu_within_memory_ceiling(million_lines):
+    _check_api("bleu", million_lines, "sentence")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("metric,knobs", [("ter", {}), ("chrf", {}), ("rouge", {})])
-def test_million_line_lists_within_memory_ceiling(million_lines, metric, knobs):
+@pytest.mark.parametrize("metric,level,knobs", [("ter", "corpus", {}), ("chrf", "corpus", {}), ("rouge", "corpus", {}),
+                                                ("chrf", "sentence", {}), ("meteor", "sentence", {})])
+def test_million_line_lists_within_memory_ceiling(million_lines, metric, level, knobs):
     """(Not NIST or CIDEr here: their first pass keeps a count per distinct reference n-gram, and
     this file's random words make almost every 3- to 5-gram distinct, ~50 per line; on real text,
     README "Speed" gives their peaks.)"""
-    _check_api(metric, million_lines, **knobs)
+    _check_api(metric, million_lines, level, **knobs)

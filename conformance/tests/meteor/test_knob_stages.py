@@ -113,7 +113,7 @@ def test_meteor15_sentence_scores_equal_the_rows_scores() -> None:
     except MissingDependencyError as exc:
         missing(str(exc))
     family = get_family("meteor")
-    values = [v for v, _ in family.sentence_stats_scores(stats, config)]
+    values = family.sentence_stats_scores(stats, config).values.tolist()
     assert values == stats.col("score").tolist()
     assert family.score_stats(stats.row(1), config)[0] == stats.col("score")[1]
     total = family.scores_from_sums(stats.rows.sum(axis=0)[None, :], config)[0]
@@ -123,5 +123,5 @@ def test_meteor15_sentence_scores_equal_the_rows_scores() -> None:
 def test_meteor_nltk_corpus_is_the_mean_through_the_scorer() -> None:
     stats, config, _, _ = assay.compute_stats("meteor", HYPS, REFS, "nltk", level="sentence", synonyms=False)
     family = get_family("meteor")
-    assert [v for v, _ in family.sentence_stats_scores(stats, config)] == stats.col("score").tolist()
+    assert family.sentence_stats_scores(stats, config).values.tolist() == stats.col("score").tolist()
     assert family.score_stats(stats, config)[0] == pytest.approx(float(np.mean(stats.col("score"))), rel=1e-15)

@@ -153,7 +153,7 @@ def test_one_scorer_for_corpus_documents_and_sums(profile: str, knobs: dict[str,
         stats, config, *_ = compute_stats("rouge", c["hyps"], c["refs"], profile, **knobs)
         value, _ = fam.score_stats(stats, config)
         assert fam.scores_from_sums(corpus_sums(stats.rows), config).tolist() == [value]
-        sentence = [v for v, _ in fam.sentence_stats_scores(stats, config)]
+        sentence = fam.sentence_stats_scores(stats, config).values.tolist()
         if config.averaging == "document":
             alone = [fam.score_stats(SegmentStats(stats.columns, stats.rows[i:i + 1]), config)[0]
                      for i in range(len(stats))]

@@ -98,7 +98,7 @@ def test_scores_from_sums_equals_score_stats(data, profile, seed):
     for k in range(len(index)):
         assert vectorised[k] == family.score_stats(stats.select(index[k]), config)[0]
     # and the sentence path (one row each) equals score_stats on single rows
-    for i, (value, _) in enumerate(family.sentence_stats_scores(stats, config)):
+    for i, value in enumerate(family.sentence_stats_scores(stats, config).values.tolist()):
         assert value == family.score_stats(stats.row(i), config)[0]
 
 

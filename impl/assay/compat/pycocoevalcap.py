@@ -39,7 +39,7 @@ from typing import Any, Hashable, Mapping, Sequence
 import numpy as np
 
 from assay.core.errors import InputError
-from assay.core.score import Score as AssayScore
+from assay.core.score import Score as AssayScore, SentenceScores
 from assay.engine import api
 from assay.tokenizers.ptb import coco_tokenize_lines
 
@@ -71,7 +71,7 @@ def _aligned(gts: Any, res: Any) -> tuple[list[Hashable], list[str], list[list[s
 
 
 def _corpus_and_images(metric: str, profile: str, hyps: Sequence[Any], refs: Sequence[Sequence[Any]],
-                       **knobs: Any) -> tuple[AssayScore, list[AssayScore]]:
+                       **knobs: Any) -> tuple[AssayScore, SentenceScores]:
     """The corpus score and each image's score (its sentence configuration, when the profile has
     sentence-level knobs) from one statistics pass per configuration."""
     stats, config, prof, _ = api.compute_stats(metric, hyps, refs, profile, refs_orientation="segments", **knobs)

@@ -13,6 +13,7 @@ import numpy as np
 
 from assay.core.errors import KnobError
 from assay.core.knobs import Config, KnobSet
+from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 
 #: every metric family, in the order listings show them (``assay.metrics.<name>``)
@@ -35,6 +36,12 @@ class MetricFamily(ABC):
     #: scored whole (engine/stream.py).
     corpus_pass: bool = False
 
+    #: True when :meth:`sentence_stats_scores` reads each row alone (with the shared context), so the
+    #: engine may score a large corpus's rows in blocks and keep only each block's values and lazy
+    #: components (bounded temporaries: assay.engine.api.sentence_row_scores). False for a family
+    #: whose context holds per-segment lists indexed by row number (the COCO composite's METEOR).
+    sentence_blocks: bool = True
+
     def derive(self, settings: dict[str, Any]) -> dict[str, Any]:
         """Fill knobs implied by others the user set (e.g. BLEU's order from NLTK weights)."""
         return settings
@@ -47,10 +54,10 @@ class MetricFamily(ABC):
     def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
         """The corpus score (tool scale) and its components from the rows."""
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
-        """Each row scored alone: (value, components dict or a zero-argument function building it).
-        Families override with a vectorised version."""
-        return [self.score_stats(stats.row(i), config) for i in range(len(stats))]
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
+        """Each row scored alone: its value and its components, built on demand
+        (:class:`~assay.core.score.RowScores`). Families override with a vectorised version."""
+        return RowScores.of_pairs([self.score_stats(stats.row(i), config) for i in range(len(stats))])
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
         """Vectorised corpus scores for many resampled corpora (significance testing).

@@ -47,6 +47,10 @@ class SegmentStats:
         """Rows in the given order (subsets, bootstrap resamples)."""
         return SegmentStats(self.columns, self.rows[np.asarray(index)], self.context)
 
+    def rows_between(self, start: int, stop: int) -> "SegmentStats":
+        """Rows ``start .. stop - 1`` (a view, not a copy), with the same columns and context."""
+        return SegmentStats(self.columns, self.rows[start:stop], self.context)
+
     def row(self, i: int) -> "SegmentStats":
         return SegmentStats(self.columns, self.rows[i:i + 1], self.context)
 

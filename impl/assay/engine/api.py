@@ -21,9 +21,8 @@ from typing import Any, Callable, Mapping, Sequence
 from assay.core.domains import integer
 from assay.core.errors import InputError, KnobError
 from assay.core.family import MetricFamily
-from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
-from assay.core.score import Score
+from assay.core.score import RowScores, Score, SentenceScores
 from assay.core.stats import SegmentStats
 from assay.engine.chunks import rows_of_lists
 from assay.engine.registry import get_family
@@ -291,7 +290,7 @@ def score_configured(configured: Configured, hyps: Sequence[Any], refs: Any, *,
 
 
 def sentence_scores_configured(configured: Configured, hyps: Sequence[Any], refs: Any, *,
-                               refs_orientation: str = "streams", width: int | None = None) -> list[Score]:
+                               refs_orientation: str = "streams", width: int | None = None) -> SentenceScores:
     """One score per segment under a configuration built by :func:`configure` (use level
     ``sentence`` for the tool's sentence-level defaults)."""
     check_width(width)
@@ -299,29 +298,40 @@ def sentence_scores_configured(configured: Configured, hyps: Sequence[Any], refs
     return sentence_scores_from_stats(configured, stats, _nrefs_of_segments(streams), width)
 
 
+#: rows scored together by :func:`sentence_row_scores` (a family's vectorised temporaries are a few
+#: arrays of this many rows; at a million segments, one pass would hold dozens of million-row arrays)
+SENTENCE_BLOCK = 65_536
+
+
+def sentence_row_scores(family: MetricFamily, stats: SegmentStats, config: Config) -> RowScores:
+    """``family.sentence_stats_scores`` on ``stats``, in blocks of :data:`SENTENCE_BLOCK` rows when the
+    family allows it (``sentence_blocks``): each row is scored alone, so the values are the same;
+    the first failing row's error is raised, as one pass raises it."""
+    n = len(stats)
+    if n <= SENTENCE_BLOCK or not family.sentence_blocks:
+        return family.sentence_stats_scores(stats, config)
+    return RowScores.concatenated([family.sentence_stats_scores(stats.rows_between(a, a + SENTENCE_BLOCK), config)
+                                   for a in range(0, n, SENTENCE_BLOCK)], SENTENCE_BLOCK)
+
+
 def sentence_scores_from_stats(configured: Configured, stats: SegmentStats, nrefs: str | Callable[[int], str],
-                               width: int | None = None) -> list[Score]:
-    """Each row of ``stats`` scored alone; ``nrefs`` is every segment's ``nrefs`` signature field, or
+                               width: int | None = None) -> SentenceScores:
+    """Each row of ``stats`` scored alone (a :class:`SentenceScores`: one float per segment, each
+    Score made when it is read); ``nrefs`` is every segment's ``nrefs`` signature field, or
     ``nrefs(i)`` segment i's."""
     width = check_width(width)
     family, config, prof = configured.family, configured.config, configured.profile
     shown = presenter(family.name)
-    render = _renderer(shown, width)
-    name, prof_name = family.name, prof.name
     signatures: dict[str, str] = {}
 
     def signature(field: str) -> str:
         if field not in signatures:
-            signatures[field] = shown.signature(config, prof_name, field, prof.tool_version)
+            signatures[field] = shown.signature(config, prof.name, field, prof.tool_version)
         return signatures[field]
 
-    with collector_paused():   # one Score per segment: no full collections of a large heap meanwhile
-        pairs = family.sentence_stats_scores(stats, config)
-        if isinstance(nrefs, str):
-            sig = signature(nrefs)
-            return [Score(name, value, config, prof_name, sig, render, components) for value, components in pairs]
-        return [Score(name, value, config, prof_name, signature(nrefs(i)), render, components)
-                for i, (value, components) in enumerate(pairs)]
+    rows = sentence_row_scores(family, stats, config)
+    shared = signature(nrefs) if isinstance(nrefs, str) else (lambda i: signature(nrefs(i)))
+    return SentenceScores(family.name, config, prof.name, rows, shared, _renderer(shown, width))
 
 
 def score(metric: str, hyps: Sequence[Any] | None = None, refs: Any = None, profile: str | None = None, *,
@@ -361,12 +371,14 @@ def score(metric: str, hyps: Sequence[Any] | None = None, refs: Any = None, prof
 
 def sentence_scores(metric: str, hyps: Sequence[Any] | None = None, refs: Any = None, profile: str | None = None,
                     *, refs_orientation: str = "streams", width: int | None = None, target: Any = None,
-                    prediction: Any = None, **knobs: Any) -> list[Score]:
+                    prediction: Any = None, **knobs: Any) -> SentenceScores:
     """One score per segment, with the tool's sentence-level defaults (e.g. sacrebleu's ``sentence_bleu``,
     which turns effective order on).
 
-    Parameters and errors as :func:`score`. Returns a list of :class:`~assay.core.score.Score`, one
-    per hypothesis, in order.
+    Parameters and errors as :func:`score`. Returns a :class:`~assay.core.score.SentenceScores`: a
+    read-only sequence of :class:`~assay.core.score.Score`, one per hypothesis, in order, each made
+    when it is read; ``.values`` holds every value as a float64 numpy array (a million segments cost
+    8 bytes each, not a Score object each).
 
     >>> [round(s.value, 2) for s in sentence_scores("bleu", ["the cat sat on the mat", "a dog barked loudly"], [["the cat sat on the mat", "the dog barked loudly"]])]
     [100.0, 59.46]

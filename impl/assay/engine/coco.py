@@ -23,6 +23,7 @@ JSON input (COCO annotations + results) is read by :mod:`assay.core.coco_json`; 
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -31,6 +32,7 @@ from assay.core.domains import choice, real
 from assay.core.errors import InputError, KnobError, MissingDependencyError
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config, Knob, KnobSet
+from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 from assay.engine.api import make_config
 from assay.metrics.bleu.family import FAMILY as BLEU
@@ -135,7 +137,7 @@ def _meteor_values(hyps: list[str], streams: list[list[str | None]], profile: st
     if prof.sentence_knobs:
         s_config = make_config("meteor", profile, "sentence")[0]
         stats, config = METEOR.segment_stats(hyps, streams, s_config), s_config
-    per_image = [float(v) for v, _ in METEOR.sentence_stats_scores(stats, config)]
+    per_image = METEOR.sentence_stats_scores(stats, config).values.tolist()
     return {"profile": profile, "corpus": float(corpus), "per_image": per_image}
 
 
@@ -154,6 +156,7 @@ class Coco(MetricFamily):
     name = "coco"
     knobset = KNOBS
     corpus_pass = True   # its CIDEr columns carry the whole corpus's document frequencies
+    sentence_blocks = False   # its context's per-image METEOR list is indexed by row number
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
         flat, owner = group_refs(hyps, refs)
@@ -209,21 +212,22 @@ class Coco(MetricFamily):
         comp["idf"] = cc["idf"]
         return cider_value, comp
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
-        """Per image, as COCOEvalCap's ``evalImgs``: sentence Bleu_1..4, ROUGE_L, CIDEr."""
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
+        """Per image, as COCOEvalCap's ``evalImgs``: sentence Bleu_1..4, ROUGE_L, CIDEr (the value)."""
         bleu, rouge, cider = self._parts(stats)
-        b = BLEU.sentence_stats_scores(bleu, bleu_config(config))
-        c = [v for v, _ in CIDER.sentence_stats_scores(cider, cider_config(config))]
-        meteor = stats.context.get("meteor")
-        out = []
-        for i in range(len(stats)):
-            bc = b[i][1]() if callable(b[i][1]) else b[i][1]
-            comp = {f"Bleu_{n}": bc[f"Bleu_{n}"] for n in range(1, 5)}
-            if meteor is not None:
-                comp["METEOR"] = meteor["per_image"][i]
-            comp.update(ROUGE_L=float(rouge[i, 2]), CIDEr=c[i])
-            out.append((c[i], comp))
-        return out
+        cider_values = CIDER.sentence_stats_scores(cider, cider_config(config)).values
+        return RowScores(cider_values, partial(_image_components, BLEU.sentence_stats_scores(bleu, bleu_config(config)),
+                                               stats.context.get("meteor"), rouge, cider_values))
+
+
+def _image_components(bleu: RowScores, meteor: dict[str, Any] | None, rouge: np.ndarray, cider: np.ndarray,
+                      i: int) -> dict[str, Any]:
+    bc = bleu.components(i)
+    comp: dict[str, Any] = {f"Bleu_{n}": bc[f"Bleu_{n}"] for n in range(1, 5)}
+    if meteor is not None:
+        comp["METEOR"] = meteor["per_image"][i]
+    comp.update(ROUGE_L=float(rouge[i, 2]), CIDEr=float(cider[i]))
+    return comp
 
 
 FAMILY = Coco()

@@ -23,7 +23,17 @@ six columns depend only on the text knobs and that type). A configuration asking
 the joint value is computed once with the whole joint value in its place, and its columns are picked
 by name (``family.columns``): the four ROUGE sections of a report count each coalition's documents
 once, not four times. A joint configuration that is invalid or raises falls back to the
-configuration's own pass (which raises its own error, if any).
+configuration's own pass (which raises its own error, if any). Once the joint statistics exist, a
+part's key is the joint key with the part's value in place of the whole (no configuration is built).
+
+Above the statistics, :meth:`Evaluator.value` keeps every corpus value it returned, keyed on the
+complete configuration: the ``repr`` of every knob's value, in the knob set's order, when every
+value is built of plain data (str, int, float, bool, None; tuples, lists, frozensets and dicts of
+them), whose ``repr`` gives the value and its type exactly (``1``, ``1.0`` and ``True`` are
+different keys, and so are ``0.0`` and ``-0.0``); a configuration holding anything else is not
+kept. A Shapley attribution scores the coalitions of every pair of profiles, and pairs that share
+the default profile share many coalitions: on the bundled sample a sixth of the calls are repeats.
+Errors are not kept (the statistics' tool failures are, above).
 """
 from __future__ import annotations
 
@@ -43,6 +53,31 @@ from assay.tokenizers.base import SharedEncodings
 
 #: knob value types that are hashable as they are (:func:`hashable` returns them unchanged)
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+#: corpus values :meth:`Evaluator.value` keeps (then it starts again): a few MB of keys
+MAX_VALUES = 100_000
+#: containers whose ``repr`` is their content's (:func:`_value_key`)
+_CONTAINERS = frozenset({tuple, list, frozenset, dict})
+
+
+def _value_key(config: Config) -> str | None:
+    """The ``repr`` of every knob's value, or None when one is not plain data (module doc)."""
+    values = tuple(config._values.values())
+    if not _SCALARS.issuperset(map(type, values)) and not all(map(_plain, [
+            v for v in values if type(v) not in _SCALARS])):
+        return None
+    return repr(values)
+
+
+def _plain(value: Any) -> bool:
+    """Is ``value`` a plain scalar or a container of plain data (its ``repr`` is its content)?"""
+    kind = type(value)
+    if kind in _SCALARS:
+        return True
+    if kind is dict:
+        return _plain(tuple(value)) and _plain(tuple(value.values()))
+    return kind in _CONTAINERS and (_SCALARS.issuperset(map(type, value)) or all(map(_plain, value)))
 
 
 class ReadTrackingConfig(Config):
@@ -103,6 +138,10 @@ class Evaluator:
         self.stats_computed = 0
         self._joint = {k: tuple(v) for k, v in (joint or {}).items()} if hasattr(self.family, "columns") else {}
         self._joint_failed: set[tuple[Any, ...]] = set()
+        names = self.family.knobset.statistics_knobs()
+        #: joint knob -> (its position in the statistics key, the whole value as the key holds it)
+        self._joint_slot = {k: (names.index(k), hashable(v)) for k, v in self._joint.items() if k in names}
+        self._values: dict[str, float] = {}
 
     # ------------------------------------------------------------------ configurations
     def config(self, profile: str | None = None, level: str = "corpus", **knobs: Any) -> tuple[Config, Profile]:
@@ -117,7 +156,7 @@ class Evaluator:
         key = self._key(config)
         cached = self._by_stage.get(key)
         if cached is None:
-            cached = self._joint_stats(config)
+            cached = self._joint_stats(config, key)
         if cached is None:
             cached = self._compute(config)
         self._by_stage[key] = cached
@@ -127,9 +166,13 @@ class Evaluator:
 
     def _key(self, config: Config) -> tuple[Any, ...]:
         """The text- and statistics-stage knob values (:func:`hashable`; the common scalar values
-        are their own key, without the call)."""
-        return tuple(v if type(v) in _SCALARS else hashable(v)
-                     for v in map(config.__getitem__, self.family.knobset.statistics_knobs()))
+        are their own key, without the call; a hashable tuple of values is the key as it is)."""
+        values = tuple(map(config.__getitem__, self.family.knobset.statistics_knobs()))
+        try:
+            hash(values)
+        except TypeError:
+            return tuple(v if type(v) in _SCALARS else hashable(v) for v in values)
+        return values
 
     def _compute(self, config: Config) -> SegmentStats | ToolBehaviourError:
         try:
@@ -140,21 +183,28 @@ class Evaluator:
         self.stats_computed += 1
         return stats
 
-    def _joint_stats(self, config: Config) -> SegmentStats | None:
+    def _joint_stats(self, config: Config, own_key: tuple[Any, ...]) -> SegmentStats | None:
         """``config``'s statistics as columns of the joint configuration's (module doc), or None when
-        ``config`` is not a part of a joint configuration or the joint one cannot be computed."""
+        ``config`` is not a part of a joint configuration or the joint one cannot be computed.
+        ``own_key``: ``config``'s statistics key (:meth:`_key`)."""
         for knob, whole in self._joint.items():
             part = config[knob] if knob in config.knobset else None
             if not isinstance(part, tuple) or part == whole or not set(part) <= set(whole):
                 continue
-            try:
-                joint = Config(config.metric, config.knobset, {**config.as_dict(), knob: whole})
-            except AssayError:
-                continue
-            key = self._key(joint)
-            if key in self._joint_failed:
-                continue
-            stats = self._by_stage.get(key)
+            slot = self._joint_slot.get(knob)
+            stats = None
+            if slot is not None:    # the joint configuration's key: own_key with the whole value in place
+                key = own_key[:slot[0]] + (slot[1],) + own_key[slot[0] + 1:]
+                stats = self._by_stage.get(key)
+            if stats is None:
+                try:
+                    joint = Config(config.metric, config.knobset, {**config.as_dict(), knob: whole})
+                except AssayError:
+                    continue
+                key = self._key(joint)
+                if key in self._joint_failed:
+                    continue
+                stats = self._by_stage.get(key)
             if stats is None:
                 try:
                     stats = self._compute(joint)
@@ -178,11 +228,19 @@ class Evaluator:
         return api.family_score(self.family, self.stats(config), config, prof, self.nrefs, width)
 
     def value(self, config: Config) -> float:
-        """The corpus score's value alone (no signature or text): the fast path for searches."""
-        return float(self.family.score_stats(self.stats(config), config)[0])
+        """The corpus score's value alone (no signature or text): the fast path for searches, kept
+        for the next call with the same configuration (module doc)."""
+        key = _value_key(config)
+        got = self._values.get(key) if key is not None else None
+        if got is None:
+            got = float(self.family.score_stats(self.stats(config), config)[0])
+            if key is not None:
+                if len(self._values) >= MAX_VALUES:
+                    self._values.clear()
+                self._values[key] = got
+        return got
 
     def sentence_values(self, config: Config) -> np.ndarray:
         """One value per segment under ``config`` (use a sentence-level configuration for the
         tool's sentence defaults)."""
-        pairs = self.family.sentence_stats_scores(self.stats(config), config)
-        return np.array([v for v, _ in pairs], dtype=np.float64)
+        return self.family.sentence_stats_scores(self.stats(config), config).values

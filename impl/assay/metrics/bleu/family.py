@@ -22,8 +22,6 @@ The tools differ only in the knobs (:mod:`assay.metrics.bleu.knobs`; shared/rese
 """
 from __future__ import annotations
 
-from functools import partial
-from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -31,6 +29,7 @@ import numpy as np
 from assay.core.errors import KnobError
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
+from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 from assay.metrics.bleu.knobs import KNOBS, weight_tuples
 from assay.metrics.bleu.rows import choose_ref_length, columns, segment_rows
@@ -68,11 +67,10 @@ class Bleu(MetricFamily):
         """:meth:`score_stats` reads the column sums only, unless NLTK methods 5-7 read the last row."""
         return not reads_last_segment(config)
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
         """Each row scored as a corpus of its own (it is its own last segment)."""
         scored = score_rows(stats.rows, config, stats.rows, stats.columns)
-        values = scored.values.tolist()
-        return list(zip(values, map(partial, repeat(scored.components), range(len(values)))))
+        return RowScores(scored.values, scored.components)
 
     # ------------------------------------------------------------------ resampling
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:

@@ -150,7 +150,7 @@ def _plan(config: Config) -> _Plan:
     hit = _PLANS_BY_ID.get(id(config))
     if hit is not None and hit[0] is config:
         return hit[1]
-    values = tuple(config[k] for k in _PLAN_KNOBS)
+    values = tuple(map(config.__getitem__, _PLAN_KNOBS))
     try:
         plan = _plan_of(values, tuple(map(type, values)))   # types too: 1 == 1.0 == True
     except TypeError:              # an unhashable knob value: build it uncached
@@ -417,7 +417,7 @@ def _combine(plan: _Plan, weights: np.ndarray, zero_terms: Any, prec: np.ndarray
     """
     positive = prec > 0
     if plan.arithmetic == "sacrebleu":
-        used = np.broadcast_to(weights > 0, logs.shape)
+        used = weights > 0       # (1, N) or (m, N): np.where and the division broadcast it to every row
         terms = np.where(used, np.where(positive, logs, MY_LOG_ZERO if plan.zero_mode else 0.0), 0.0)
         count = np.maximum(used.sum(axis=1), 1)
         return bp * libm.exp((np.add.accumulate(terms, axis=1)[:, -1] + 0.0) / count)
@@ -440,6 +440,8 @@ def _brevity_penalties(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     :func:`assay.metrics.bleu.libm.exp`)."""
     bp = np.ones(len(sys_len))
     short = sys_len < ref_len
+    if not short.any():
+        return bp
     bp[short & (sys_len == 0)] = 0.0
     shrink = short & (sys_len != 0)
     if shrink.any():

@@ -32,6 +32,7 @@ from assay.core import corpus_cache
 from assay.core.errors import ToolBehaviourError
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
+from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 from assay.metrics.chrf.counts import ngram_counts, text_counts
 from assay.metrics.chrf.knobs import KNOBS
@@ -156,10 +157,9 @@ class Chrf(MetricFamily):
         """:meth:`score_stats` reads the column sums only (both ``averaging`` modes)."""
         return True
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
         rows = np.asarray(stats.rows, dtype=np.float64)
-        values = scores_from_sums(rows, config).tolist()
-        return [(v, partial(_components, rows[i], config)) for i, v in enumerate(values)]
+        return RowScores(scores_from_sums(rows, config), partial(_row_components, rows, config))
 
 
 def _drop_unscored(h: np.ndarray, r: np.ndarray, m: np.ndarray, scored: np.ndarray | None,
@@ -189,6 +189,10 @@ def _reference(r: Any, i: int, k: int, config: Config) -> str | None:
                 f"reference ({config.missing_ref})", config.missing_ref)
         return None
     return segment_text(r, i, f"reference stream {k + 1}, segment", config)
+
+
+def _row_components(rows: np.ndarray, config: Config, i: int) -> dict[str, Any]:
+    return _components(rows[i], config)
 
 
 def _components(row: np.ndarray, config: Config) -> dict[str, Any]:

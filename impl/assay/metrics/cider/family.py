@@ -51,6 +51,7 @@ corpus scores equal the toolkit's to the bit on the captions tried.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -58,6 +59,7 @@ import numpy as np
 from assay.core.errors import InputError, KnobError, ToolBehaviourError
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
+from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 from assay.metrics.cider.context import NO_REFERENCE_NGRAMS, CiderPart, context_part, finish, merge_parts
 from assay.metrics.cider.idf import DocumentFrequencies, load_idf_corpus
@@ -151,17 +153,18 @@ class Cider(MetricFamily):
         return value, {"images": images, "per_order": per_order, "idf": stats.context.get("idf", ""),
                        "n_images_idf": stats.context["df"].n_images if "df" in stats.context else images}
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
         """Each image's score (pycocoevalcap's per-image ``scores``: corpus document frequencies)."""
-        n = config.max_ngram_order
-        per = stats.cols("cider_", n)
-        n_refs = stats.col("n_refs")
-        values = cider_from_sums(stats.rows, stats.columns).tolist()
-        return [(v, {"per_order": per[i].tolist(), "n_refs": int(n_refs[i])}) for i, v in enumerate(values)]
+        per = stats.cols("cider_", config.max_ngram_order)
+        return RowScores(cider_from_sums(stats.rows, stats.columns), partial(_image_components, per, stats.col("n_refs")))
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
         """The CIDEr of each resampled corpus (document frequencies stay those of the full corpus)."""
         return cider_from_sums(sums, self.columns(config))
+
+
+def _image_components(per_order: np.ndarray, n_refs: np.ndarray, i: int) -> dict[str, Any]:
+    return {"per_order": per_order[i].tolist(), "n_refs": int(n_refs[i])}
 
 
 FAMILY = Cider()

@@ -15,6 +15,7 @@ import numpy as np
 
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
+from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 from assay.metrics.gleu.knobs import KNOBS
 from assay.metrics.gleu.rows import COLUMNS, segment_rows
@@ -41,14 +42,17 @@ class Gleu(MetricFamily):
         """:meth:`score_stats` reads the column sums only (both ``averaging`` modes)."""
         return True
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
         rows = np.asarray(stats.rows, dtype=np.float64)
-        values = scores_from_sums(rows, config).tolist()
-        return [(v, partial(components, rows[i], config)) for i, v in enumerate(values)]
+        return RowScores(scores_from_sums(rows, config), partial(_row_components, rows, config))
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
         """GLEU of many summed rows at once (bootstrap, randomisation): the same scorer."""
         return scores_from_sums(sums, config)
+
+
+def _row_components(rows: np.ndarray, config: Config, i: int) -> dict[str, Any]:
+    return components(rows[i], config)
 
 
 FAMILY = Gleu()

@@ -14,7 +14,7 @@ keys ``h * n + r`` of related stage-3 word ids, built in Python from WordNet): h
 last, each taking the highest unused related reference position. It then counts chunks over every
 pair in hypothesis order (stable: a word matched twice keeps its stem pair first) and computes
 :func:`nltk_rows.meteor_value` with the same floating-point operations (0.0 where NLTK divides by
-zero).
+zero). :func:`scores` computes it for pairs already aligned (a new alpha, beta or gamma).
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, realloc
@@ -351,6 +351,20 @@ cdef double _value(double hyp_len, double ref_len, double matches, double chunks
     frag = chunks / matches
     penalty = gamma * pow(frag, beta)
     return (1 - penalty) * fmean
+
+
+def scores(const double[::1] hyp_len, const double[::1] ref_len, const double[::1] matches,
+           const double[::1] chunks, double alpha, double beta, double gamma):
+    """:func:`nltk_rows.meteor_value` of every pair (element ``u`` of the four arrays), float64."""
+    cdef Py_ssize_t u, n = hyp_len.shape[0]
+    if ref_len.shape[0] != n or matches.shape[0] != n or chunks.shape[0] != n:
+        raise ValueError("scores: the four arrays must have one length")
+    values_a = np.empty(n, dtype=np.float64)
+    cdef double[::1] values = values_a
+    with nogil:
+        for u in range(n):
+            values[u] = _value(hyp_len[u], ref_len[u], matches[u], chunks[u], alpha, beta, gamma)
+    return values_a
 
 
 def synonym_score(const int32_t[::1] ph, const int32_t[::1] pr, const int64_t[::1] pair_off,

@@ -12,13 +12,13 @@ the column sums, a sentence score on the segment's own row, a resample on the re
 from __future__ import annotations
 
 from functools import partial
-from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
+from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 from assay.metrics.meteor import nltk_rows
 from assay.metrics.meteor.knobs import KNOBS
@@ -53,13 +53,17 @@ class Meteor(MetricFamily):
             return value, nltk_rows.components(sums[0], sums[1], sums[2], sums[3], config)
         return value, {"segments": len(stats), "corpus": "mean of segment scores (assay's choice; NLTK has none)"}
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
-        values = self.scores_from_sums(stats.rows, config).tolist()
-        if config.algorithm == "meteor-1.5":
-            return [(v, partial(meteor15.components, row, config)) for v, row in zip(values, stats.rows.tolist())]
-        cols = stats.rows.T.tolist()
-        return list(zip(values, map(partial, repeat(nltk_rows.components), cols[0], cols[1], cols[2], cols[3],
-                                    repeat(config))))
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
+        values = self.scores_from_sums(stats.rows, config)
+        return RowScores(values, partial(_row_components, stats.rows, config))
+
+
+def _row_components(rows: np.ndarray, config: Config, i: int) -> dict[str, Any]:
+    """Row i's components (METEOR 1.5's from the whole row; NLTK's from its first four columns)."""
+    row = rows[i].tolist()
+    if config.algorithm == "meteor-1.5":
+        return meteor15.components(row, config)
+    return nltk_rows.components(row[0], row[1], row[2], row[3], config)
 
 
 FAMILY = Meteor()

@@ -594,7 +594,7 @@ def corpus_rows(hyps: Segments, refs: Refs, config: Config, twin: ModuleType | N
 
     The pairs' lengths, matches and chunks depend on the text and the matching knobs only; they are
     kept in :mod:`assay.core.corpus_cache`, so a configuration that differs in α, β or γ alone re-scores the
-    pairs (:func:`meteor_value`) instead of aligning them again."""
+    pairs (:func:`meteor_value`; the twin's ``scores``, the same operations in C) instead of aligning them again."""
     matcher = _Matcher(config)
     key = ("nltk", twin is None, matcher.lowercase, matcher.stemmer is not None, matcher.stem_as_given,
            matcher.after_exact, matcher.morphy_iterate, matcher.wordnet.dir if matcher.wordnet is not None else None)
@@ -607,8 +607,12 @@ def corpus_rows(hyps: Segments, refs: Refs, config: Config, twin: ModuleType | N
         values = first
     else:
         unit_seg, hl, rl, matches, chunks = cached
-        values = list(map(meteor_value, hl.tolist(), rl.tolist(), matches.tolist(), chunks.tolist(),
-                          repeat(config.alpha), repeat(config.beta), repeat(config.gamma)))
+        if twin is not None:
+            values = twin.scores(*(np.ascontiguousarray(a, dtype=np.float64) for a in (hl, rl, matches, chunks)),
+                                 config.alpha, config.beta, config.gamma).tolist()
+        else:
+            values = list(map(meteor_value, hl.tolist(), rl.tolist(), matches.tolist(), chunks.tolist(),
+                              repeat(config.alpha), repeat(config.beta), repeat(config.gamma)))
     n_units = len(unit_seg)
     pick: Any = slice(None)
     if n_units != len(hyps):          # several references: the first best one

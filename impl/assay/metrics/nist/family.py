@@ -59,7 +59,6 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from itertools import repeat
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -68,6 +67,7 @@ from assay.core.errors import ToolBehaviourError
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.gcpause import collector_paused
 from assay.core.knobs import Config
+from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 from assay.metrics.nist.knobs import KNOBS
 from assay.metrics.nist.matches import context_sums, nist_sums, reference_counts, segment_lengths, sentence_values
@@ -174,18 +174,17 @@ class Nist(MetricFamily):
         return nist_from_sums(tot[c.index("info1"):c.index("info1") + n], tot[c.index("total1"):c.index("total1") + n],
                               tot[c.index("pen_sys")], pen_ref, tot[c.index("hyp_len")], ref_len, config)
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, dict[str, Any]]]:
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
         """Each segment as a corpus of its own (NLTK sentence_nist): the segment-context columns."""
         at = _SentenceColumns(stats.columns, config.max_ngram_order)
         rows = np.ascontiguousarray(stats.rows, dtype=np.float64)
         values = sentence_values(rows, at.info, at.total, at.pen_sys, at.pen_ref, config.max_ngram_order, BETA,
                                  config.empty_order == "zero")
         if values is None:      # the pure path: every row through nist_from_sums
-            return [at.score(row, config) for row in rows]
+            return RowScores.of_pairs([at.score(row, config) for row in rows])
         if values[1] is not None:   # a row nist_from_sums refuses: raise its error
             at.score(rows[values[1]], config)
-        lazy = partial(_sentence_components, rows, at, config)
-        return list(zip(values[0].tolist(), map(partial, repeat(lazy), range(len(rows)))))
+        return RowScores(values[0], partial(_sentence_components, rows, at, config))
 
 
 class _SentenceColumns:

@@ -175,9 +175,10 @@ def combine_pairs(hits: np.ndarray, ref: np.ndarray, peer: np.ndarray, n_refs: n
         p_max, r_max = np.maximum.reduceat(p, first), np.maximum.reduceat(r, first)
         sums = tuple(np.add.reduceat(a, first) for a in (hits, ref, peer))
         return sums, (p_max, r_max, f_of_pr(p_max, r_max, alpha, rounding, beta, epsilon))  # type: ignore[return-value]
-    pooled = tuple(_doc_sums(a, first, n_refs) for a in (hits, ref, peer))
-    if rule == "pool":
-        return pooled, evaluate_arrays(*pooled, weight, alpha, rounding, beta, epsilon)  # type: ignore[return-value]
+    if rule in ("pool", "average"):
+        pooled = tuple(_doc_sums(a, first, n_refs) for a in (hits, ref, peer))
+        if rule == "pool":
+            return pooled, evaluate_arrays(*pooled, weight, alpha, rounding, beta, epsilon)  # type: ignore[return-value]
     scored = evaluate_arrays(hits, ref, peer, weight, alpha, rounding, beta, epsilon)
     if rule == "average":
         return pooled, tuple(_doc_sums(s, first, n_refs) / n_refs for s in scored)  # type: ignore[return-value]

@@ -25,6 +25,7 @@ import numpy as np
 
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
+from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 from assay.metrics.rouge import score
 from assay.metrics.rouge.combine import Arrays
@@ -49,10 +50,10 @@ class Rouge(MetricFamily):
     def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
         return score.score_rows(stats.rows, config)
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
         """Each document's own P, R, F (:func:`assay.metrics.rouge.score.document_scores`)."""
         values, prf = score.document_scores(stats.rows, config)
-        return [(value, partial(_components, config.types, prf, i)) for i, value in enumerate(values.tolist())]
+        return RowScores(values, partial(_components, config.types, prf))
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
         """Corpus F of the first measure from summed rows (the scorer of :meth:`score_stats`); the

@@ -88,7 +88,11 @@ def _check_strings(hyps: Segments, refs: Refs) -> None:
 def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     """One row per document (module docstring)."""
     _check_strings(hyps, refs)
-    corpus = Corpus(config)
+    text_key = _text_key(config) if COMPILED and len(hyps) else None
+    cached = corpus_cache.get(text_key, hyps, refs) if text_key is not None else None
+    # kept token stores were made under these very text knobs: their Corpus (which checks the knobs
+    # and reads the stop-word and exception lists) is not made again
+    corpus = Corpus(config) if cached is None else None
     specs = [(t, type_spec(t)) for t in config.types]
     cols = columns(config.types)
     rows = np.zeros((len(hyps), len(cols)), dtype=np.float64)
@@ -103,15 +107,15 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
     if short is not None:      # pycocoevalcap's Rouge on captions: the LCS on split(" ") tokens, no stores
         batch, ph, pr, n_refs_arr = None, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), short[3]
     elif COMPILED:
-        text_key = _text_key(config)
-        cached = corpus_cache.get(text_key, hyps, refs)
         if cached is None:
+            assert corpus is not None and text_key is not None
             batch, ph, pr, n_refs_arr = _compiled_batch(hyps, refs, corpus)
             memo = _Memo()
             corpus_cache.put(text_key, hyps, refs, (batch.flat.tokens, ph, pr, (batch, ph, pr, n_refs_arr, memo)))
         else:
             batch, ph, pr, n_refs_arr, memo = cached[-1]
     else:
+        assert corpus is not None
         short, batch, ph, pr, n_refs_arr = _pure_inputs(hyps, refs, corpus, specs, docs, pair_h, pair_r)
     several = bool((n_refs_arr > 1).any())
     for t_index, (_, (kind, arg)) in enumerate(specs):
@@ -131,6 +135,10 @@ def segment_rows(hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
 MEMO_NUMBERS = 2_000_000
 
 
+#: the knobs every measure's P, R, F and reference combination read (:func:`_measure_key`)
+_COMBINE_KNOBS = ("multi_ref", "alpha", "f_from_rounded_pr", "beta", "f_epsilon")
+
+
 def _measure_key(kind: str, arg: Any, config: Config) -> tuple[Any, ...]:
     """Everything beyond the token stores that one measure's six columns depend on (the knobs
     :func:`_measure_columns` reads for this kind): equal keys, equal columns."""
@@ -145,8 +153,7 @@ def _measure_key(kind: str, arg: Any, config: Config) -> tuple[Any, ...]:
         counts = (config.su_last_unigram,)
     else:
         counts = ()
-    return (kind, repr(arg), *map(repr, counts), repr(config.multi_ref), repr(config.alpha),
-            repr(config.f_from_rounded_pr), repr(config.beta), repr(config.f_epsilon))
+    return (kind, repr(arg), *map(repr, counts), *map(repr, map(config.__getitem__, _COMBINE_KNOBS)))
 
 
 class _Memo(dict):
@@ -204,7 +211,7 @@ def _text_key(config: Config) -> tuple[Any, ...]:
     """The :mod:`assay.core.corpus_cache` key of a corpus's token stores under ``config`` (the LCS
     reader of ``-b`` also depends on whether an Lsum or W measure is asked for)."""
     reader = any(type_spec(t)[0] in ("Lsum", "W") for t in config.types)
-    return ("rouge-documents", reader, *(repr(getattr(config, k)) for k in _TEXT_KNOBS))
+    return ("rouge-documents", reader, *map(repr, map(config.__getitem__, _TEXT_KNOBS)))
 
 
 def _set_counts(n: int, batch: PairBatch | None, docs: list[Doc], pair_h: list[int], pair_r: list[int]

@@ -18,6 +18,7 @@ import numpy as np
 from assay.core.errors import InputError, KnobError
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
+from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 from assay.metrics.ter.knobs import KNOBS
 from assay.metrics.ter.score import COLUMNS, float32_python_float_mask, scores_from_sums
@@ -103,10 +104,9 @@ class Ter(MetricFamily):
         """:meth:`score_stats` reads the column sums only (Σ num_edits / Σ ref_length)."""
         return True
 
-    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> list[tuple[float, Any]]:
+    def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
         rows = np.asarray(stats.rows, dtype=np.float64)
-        values = scores_from_sums(rows, config).tolist()
-        return [(v, partial(_components, rows, i)) for i, v in enumerate(values)]
+        return RowScores(scores_from_sums(rows, config), partial(_components, rows))
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
         """TER of summed rows (:func:`.score.scores_from_sums`: float64, or sacrebleu's float32
