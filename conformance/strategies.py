@@ -25,3 +25,15 @@ def corpus(draw: st.DrawFn, max_segments: int = 5, max_refs: int = 3) -> tuple[l
     hyps = [draw(segment()) for _ in range(n)]
     refs = [[draw(segment()) for _ in range(n)] for _ in range(r)]
     return hyps, refs
+
+
+@st.composite
+def captions(draw: st.DrawFn, words: list[str], max_images: int = 8
+             ) -> tuple[list[str], list[list[str | None]]]:
+    """COCO-shaped corpora over ``words``: 1..max_images hypotheses and four reference streams, each
+    image with 1-4 references (the missing ones None)."""
+    n = draw(st.integers(1, max_images))
+    caption = st.lists(st.sampled_from(words), max_size=8).map(" ".join)
+    hyps = [draw(caption) for _ in range(n)]
+    counts = [draw(st.integers(1, 4)) for _ in range(n)]
+    return hyps, [[draw(caption) if j < c else None for c in counts] for j in range(4)]

@@ -23,7 +23,7 @@ from assay.core.errors import KnobError, ToolBehaviourError
 from assay.core.stats import SegmentStats
 from assay.engine.api import make_config
 from assay.engine.registry import get_family
-from conformance.strategies import corpus
+from conformance.strategies import captions, corpus
 
 PROFILES = [("nist", "mteval-v13a", {}), ("nist", "nltk", {}), ("nist", "mteval-v13a", {"max_ngram_order": 3}),
             ("cider", "coco", {}), ("cider", "vedantam2015", {}), ("cider", "vrama91", {}),
@@ -99,18 +99,8 @@ def test_chunked_rows_are_the_whole_corpus_rows(data: tuple[list[str], list[list
            draw.draw(merge_trees(len(bounds))))
 
 
-@st.composite
-def captions(draw: st.DrawFn) -> tuple[list[str], list[list[str | None]]]:
-    """Plain lower-case captions, 1-4 references per image (missing ones None)."""
-    n = draw(st.integers(1, 8))
-    caption = st.lists(st.sampled_from(CAPTION_WORDS), max_size=8).map(" ".join)
-    hyps = [draw(caption) for _ in range(n)]
-    counts = [draw(st.integers(1, 4)) for _ in range(n)]
-    refs = [[draw(caption) if j < c else None for c in counts] for j in range(4)]
-    return hyps, refs
-
-
-@given(captions(), st.sampled_from(["coco", "vedantam2015"]), st.sampled_from(["none", "ptb"]), st.data())
+@given(captions(CAPTION_WORDS), st.sampled_from(["coco", "vedantam2015"]), st.sampled_from(["none", "ptb"]),
+       st.data())
 @settings(deadline=None)
 def test_cider_missing_references_and_ptb(data: tuple, profile: str, tokenize: str, draw: Any) -> None:
     """Images with fewer references; PTB tokenisation (exact here: plain words do not look across lines)."""
@@ -131,7 +121,7 @@ def idf_files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return [str(table), str(lines)]
 
 
-@given(captions(), st.sampled_from([0, 1]), st.data())
+@given(captions(CAPTION_WORDS), st.sampled_from([0, 1]), st.data())
 @settings(deadline=None, max_examples=30)
 def test_cider_idf_corpus(idf_files: list[str], data: tuple, which: int, draw: Any) -> None:
     """With ``idf_corpus`` the parts carry no table and the context is the loaded one."""

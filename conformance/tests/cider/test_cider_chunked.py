@@ -11,15 +11,23 @@ from assay.engine.api import make_config
 from assay.engine.registry import get_family
 from assay.metrics.cider import family as cider_family
 
-CAPTION = st.lists(st.sampled_from(["a", "dog", "cat", "runs", "on", "the", "grass", "red", "Inc.", "A."]),
+# "Inc.", "A.", "No." look past the line end in a PTB batch (a part is tokenised with the caption
+# after it); U+2028 shifts the wrapper's pairing of every later caption (the batch is then cut whole)
+CAPTION = st.lists(st.sampled_from(["a", "dog", "cat", "runs", "on", "the", "grass", "red", "Inc.", "A.", "The",
+                                    "No.", "5", "Calif.", "we'll"]),
                    max_size=9).map(" ".join)
 
 
 @given(st.lists(st.tuples(CAPTION, st.lists(CAPTION, min_size=1, max_size=4)), min_size=1, max_size=12),
-       st.integers(1, 5), st.sampled_from(["coco", "vedantam2015", "vrama91"]), st.sampled_from(["none", "ptb"]))
-@settings(deadline=None, max_examples=60)
+       st.integers(1, 5), st.sampled_from(["coco", "vedantam2015", "vrama91"]), st.sampled_from(["none", "ptb"]),
+       st.sampled_from([None, "\u2028", "\r"]), st.integers(0, 60))
+@settings(deadline=None, max_examples=80)
 def test_chunked_rows_equal_one_pass(images: list[tuple[str, list[str]]], chunk: int, profile: str,
-                                     tokenize: str) -> None:
+                                     tokenize: str, line_break: str | None, where: int) -> None:
+    if line_break is not None:       # one caption with a line break (in a hypothesis or a reference)
+        k = where % len(images)
+        hyp, group = images[k]
+        images[k] = (hyp + line_break + "Inc.", group) if where % 2 else (hyp, [line_break + group[0]] + group[1:])
     hyps = [h for h, _ in images]
     refs = [[g[j] if j < len(g) else None for _, g in images] for j in range(4)]
     family = get_family("cider")
@@ -49,3 +57,22 @@ def test_chunked_rows_under_idf_corpus(tmp_path: pytest.TempPathFactory) -> None
     finally:
         cider_family.CHUNK_IMAGES = saved
     assert chunked.rows.tobytes() == whole.rows.tobytes()
+
+
+def test_a_fold_over_chunks_keeps_logarithmically_many_runs() -> None:
+    """The engine folds first-pass parts chunk after chunk (``merge_contexts([merged, part])``): the
+    document frequencies stay in at most log2(k) + 1 runs of doubling size (each n-gram merged about
+    log2(k) times, not once per chunk), and their table is the whole corpus's."""
+    words = ["a", "dog", "cat", "runs", "on", "the", "grass", "red", "two"]
+    hyps = [" ".join(words[(i * 7 + j) % 9] for j in range(3)) for i in range(37)]
+    refs = [[" ".join(words[(i * k + j) % 9] for j in range(2 + k % 3)) for i in range(37)] for k in (1, 2, 5)]
+    family = get_family("cider")
+    config, _ = make_config("cider", "coco")
+    merged = None
+    for i in range(37):
+        part = family.context_part(hyps[i:i + 1], [s[i:i + 1] for s in refs], config)
+        merged = part if merged is None else family.merge_contexts([merged, part], config)
+        assert len(merged.runs) <= (i + 1).bit_length()
+    assert [images for images, _ in merged.runs] == [32, 4, 1]
+    assert merged.table == family.context_part(hyps, refs, config).table
+    assert family.finish_context(merged, config)["df"].n_images == 37

@@ -38,11 +38,14 @@ from assay.engine.api import make_config
 from assay.metrics.bleu.family import FAMILY as BLEU
 from assay.metrics.cider.family import FAMILY as CIDER
 from assay.metrics.cider.knobs import KNOBS as CIDER_KNOBS, TOKENIZE_CHOICES
-from assay.metrics.cider.tokens import PTB, caption_tokens, group_refs, ptb_batch
+from assay.metrics.cider.rows import image_spans, reference_spans
+from assay.metrics.cider.tokens import PTB, caption_side, caption_tokens, group_refs, line_ahead, narrow, ptb_batch
 from assay.metrics.meteor.family import FAMILY as METEOR
 from assay.metrics.rouge.family import FAMILY as ROUGE
 from assay.profiles.registry import get_profile
+from assay.text.ngrams import Encoded
 from assay.tokenizers import lowercase_text
+from assay.tokenizers.ptb import has_line_breaks
 
 BETA = 1.2
 METEOR_OMITTED = ("assay has no METEOR 1.5 profile here (pycocoevalcap runs the METEOR 1.5 jar); no number is "
@@ -158,22 +161,48 @@ class Coco(MetricFamily):
     corpus_pass = True   # its CIDEr columns carry the whole corpus's document frequencies
     sentence_blocks = False   # its context's per-image METEOR list is indexed by row number
 
-    def segment_stats(self, hyps: Segments, refs: Refs, config: Config) -> SegmentStats:
+    def chunks_exactly(self, config: Config) -> bool:
+        """Chunk by chunk (its first pass is CIDEr's) unless PTB tokenises the captions (the jar reads a
+        batch as one text: :meth:`segment_stats` chunks it itself) or METEOR is scored (its corpus
+        value is computed once, on every image)."""
+        return config.tokenize != PTB and not _meteor_scored(config)
+
+    def _tokenised(self, hyps: Segments, refs: Refs, config: Config) -> tuple[list[str], list[list[Any]]]:
+        """The captions as the scorers see them: the hypotheses and the reference streams."""
         flat, owner = group_refs(hyps, refs)
         ref_s = tokenised_strings(list(flat), config)     # COCOEvalCap: gts first, then res, two batches
         hyp_s = tokenised_strings(list(hyps), config)
-        streams = _streams(ref_s, owner, len(hyps))
-        del flat, ref_s
+        return hyp_s, _streams(ref_s, owner, len(hyps))
+
+    # ------------------------------------------------------------------ the first pass: CIDEr's
+    def context_part(self, hyps: Segments, refs: Refs, config: Config) -> Any:
+        return CIDER.context_part(*self._tokenised(hyps, refs, config), cider_config(config))
+
+    def merge_contexts(self, parts: Sequence[Any], config: Config) -> Any:
+        return CIDER.merge_contexts(parts, cider_config(config))
+
+    def finish_context(self, merged: Any, config: Config) -> Mapping[str, Any]:
+        return CIDER.finish_context(merged, cider_config(config))
+
+    def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
+                      context: Mapping[str, Any] | None = None) -> SegmentStats:
+        """One row per image; ``context`` (:meth:`finish_context`) fixes CIDEr's document frequencies
+        (chunks of one corpus). Under PTB a corpus of more than ``PTB_CHUNK_IMAGES`` images without
+        METEOR is tokenised and scored chunk by chunk (:meth:`_ptb_in_chunks`), to the same rows."""
+        if context is None and config.tokenize == PTB and len(hyps) > PTB_CHUNK_IMAGES and not _meteor_scored(config):
+            flat, owner = group_refs(hyps, refs)
+            if not has_line_breaks(flat) and not has_line_breaks(hyps):
+                return self._ptb_in_chunks(hyps, flat, owner, config)
+            del flat, owner
+        hyp_s, streams = self._tokenised(hyps, refs, config)
         # the three scorers read the tokenised strings themselves: BLEU and CIDEr split them with
         # str.split() (their id encoders, no token lists), ROUGE-L with split(" ")
-        cider = CIDER.segment_stats(hyp_s, streams, cider_config(config))
+        cider = CIDER.segment_stats(hyp_s, streams, cider_config(config), context)
         bleu = BLEU.segment_stats(hyp_s, streams, bleu_config(config))
         rouge = _rouge_rows(hyp_s, streams, config.rouge_beta)
-        rouge_source = "rouge/coco" if config.rouge_beta == BETA else f"rouge/coco beta={config.rouge_beta}"
-        columns = tuple([f"bleu:{c}" for c in bleu.columns] + ["rouge:p", "rouge:r", "rouge:f"]
-                        + [f"cider:{c}" for c in cider.columns])
+        columns = _columns_of(bleu, cider)
         rows = np.hstack([bleu.rows, rouge, cider.rows])
-        context = {"cider": dict(cider.context), "bleu": dict(bleu.context), "rouge": rouge_source}
+        context = _context_of(bleu, cider, config)
         meteor = meteor_profile() if config.meteor == "auto" else None
         if meteor is not None:
             try:
@@ -182,14 +211,45 @@ class Coco(MetricFamily):
                 context["meteor_missing"] = str(exc)
         return SegmentStats(columns, rows, context)
 
+    def _ptb_in_chunks(self, hyps: Segments, flat: list[Any], owner: np.ndarray, config: Config) -> SegmentStats:
+        """The rows of :meth:`segment_stats` under PTB, ``PTB_CHUNK_IMAGES`` images at a time: each
+        chunk's captions tokenised with the caption after them in each batch as context
+        (:func:`~assay.metrics.cider.tokens.line_ahead`; no caption holds a line break), its BLEU and
+        ROUGE-L rows made, its tokenised captions kept only as token ids (1-4 bytes a token) for
+        CIDEr, whose document frequencies need every chunk first (``stats_of_parts``: the rows of
+        ``CIDER.segment_stats`` on the same strings). One PTB pass; the rows laid out once."""
+        n = len(hyps)
+        spans = image_spans(n, PTB_CHUNK_IMAGES)
+        c_config = cider_config(config)
+        vocab: dict[str, int] = {}
+        hyp_parts: list[Encoded] = []
+        ref_parts: list[Encoded] = []
+        rows: np.ndarray | None = None
+        for (a, b), (ra, rb) in zip(spans, reference_spans(owner, n, spans)):
+            ref_s = _ptb_part(flat, ra, rb, config)
+            hyp_s = _ptb_part(hyps, a, b, config)
+            streams = _streams(ref_s, owner[ra:rb] - a, b - a)
+            bleu = BLEU.segment_stats(hyp_s, streams, bleu_config(config))
+            if rows is None:
+                width = len(bleu.columns) + 3
+                rows = np.empty((n, width + len(CIDER.columns(c_config))))
+            rows[a:b, :width - 3] = bleu.rows
+            rows[a:b, width - 3:width] = _rouge_rows(hyp_s, streams, config.rouge_beta)
+            hyp_parts.append(narrow(caption_side(hyp_s, c_config, vocab), len(vocab)))
+            ref_parts.append(narrow(caption_side(ref_s, c_config, vocab), len(vocab)))
+        del flat
+        cider = CIDER.stats_of_parts(hyp_parts, ref_parts, list(vocab), owner, c_config)
+        rows[:, width:] = cider.rows
+        return SegmentStats(_columns_of(bleu, cider), rows, _context_of(bleu, cider, config))
+
     @staticmethod
     def _parts(stats: SegmentStats) -> tuple[SegmentStats, np.ndarray, SegmentStats]:
         cols = stats.columns
         b = [i for i, c in enumerate(cols) if c.startswith("bleu:")]
         c = [i for i, c in enumerate(cols) if c.startswith("cider:")]
-        bleu = SegmentStats(tuple(cols[i][5:] for i in b), stats.rows[:, b], stats.context.get("bleu", {}))
-        cider = SegmentStats(tuple(cols[i][6:] for i in c), stats.rows[:, c], stats.context.get("cider", {}))
-        rouge = stats.rows[:, [cols.index("rouge:p"), cols.index("rouge:r"), cols.index("rouge:f")]]
+        bleu = SegmentStats(tuple(cols[i][5:] for i in b), _columns(stats.rows, b), stats.context.get("bleu", {}))
+        cider = SegmentStats(tuple(cols[i][6:] for i in c), _columns(stats.rows, c), stats.context.get("cider", {}))
+        rouge = _columns(stats.rows, [cols.index("rouge:p"), cols.index("rouge:r"), cols.index("rouge:f")])
         return bleu, rouge, cider
 
     def score_stats(self, stats: SegmentStats, config: Config) -> tuple[float, dict[str, Any]]:
@@ -218,6 +278,41 @@ class Coco(MetricFamily):
         cider_values = CIDER.sentence_stats_scores(cider, cider_config(config)).values
         return RowScores(cider_values, partial(_image_components, BLEU.sentence_stats_scores(bleu, bleu_config(config)),
                                                stats.context.get("meteor"), rouge, cider_values))
+
+
+#: images tokenised and scored at a time under PTB when a corpus has more (:meth:`Coco._ptb_in_chunks`)
+PTB_CHUNK_IMAGES = 50_000
+
+
+def _meteor_scored(config: Config) -> bool:
+    """Whether METEOR is scored (``meteor=auto`` and a METEOR 1.5 profile exists)."""
+    return config.meteor == "auto" and meteor_profile() is not None
+
+
+def _ptb_part(captions: Sequence[Any], a: int, b: int, config: Config) -> list[str]:
+    """:func:`tokenised_strings` of ``captions[a:b]``, one wrapper batch's part (the caption after it
+    tokenised too, as the jar's next line, and dropped)."""
+    part, ahead = line_ahead(captions, a, b, True)
+    out = tokenised_strings(list(part), config)
+    return out[:-1] if ahead else out
+
+
+def _columns_of(bleu: SegmentStats, cider: SegmentStats) -> tuple[str, ...]:
+    return tuple([f"bleu:{c}" for c in bleu.columns] + ["rouge:p", "rouge:r", "rouge:f"]
+                 + [f"cider:{c}" for c in cider.columns])
+
+
+def _context_of(bleu: SegmentStats, cider: SegmentStats, config: Config) -> dict[str, Any]:
+    rouge_source = "rouge/coco" if config.rouge_beta == BETA else f"rouge/coco beta={config.rouge_beta}"
+    return {"cider": dict(cider.context), "bleu": dict(bleu.context), "rouge": rouge_source}
+
+
+def _columns(rows: np.ndarray, index: list[int]) -> np.ndarray:
+    """``rows[:, index]``: a view when the columns are consecutive (they are, as ``segment_stats`` lays
+    them out; a million rows are not copied), else a copy."""
+    if index and index == list(range(index[0], index[-1] + 1)):
+        return rows[:, index[0]:index[-1] + 1]
+    return rows[:, index]
 
 
 def _image_components(bleu: RowScores, meteor: dict[str, Any] | None, rouge: np.ndarray, cider: np.ndarray,

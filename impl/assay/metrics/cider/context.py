@@ -3,10 +3,11 @@
 The document frequencies of a corpus are a sum over its images: a chunk of images gives its number
 of images and the df table of its references (:class:`~assay.metrics.cider.ngram_table.NgramTable`,
 integer keys, its own vocabulary); tables of chunks merge by adding the df of equal n-grams (an
-image is in exactly one chunk). The finished context is what ``segment_stats`` makes for a whole
-corpus: ``{"df": DocumentFrequencies, "idf": label}``, so rows of chunks computed under it are
-the rows of the whole corpus (conformance/tests/accel/test_corpus_pass.py). With ``idf_corpus``
-the references are not counted: the context is the loaded table.
+image is in exactly one chunk), in runs of doubling size as the chunks come. The finished context
+is what ``segment_stats`` makes for a whole corpus: ``{"df": DocumentFrequencies, "idf": label}``,
+so rows of chunks computed under it are the rows of the whole corpus
+(conformance/tests/accel/test_corpus_pass.py). With ``idf_corpus`` the references are not counted:
+the context is the loaded table.
 
 Memory: 16 bytes per distinct reference n-gram (an int64 key and an int64 df) plus the vocabulary.
 """
@@ -18,8 +19,9 @@ from typing import Any, Sequence
 from assay.core.errors import ToolBehaviourError
 from assay.core.family import Refs, Segments
 from assay.core.knobs import Config
-from assay.metrics.cider.idf import DocumentFrequencies, load_idf_corpus, reference_frequencies
-from assay.text.ngram_table import NgramTable, merge_tables
+from assay.metrics.cider.idf import (DocumentFrequencies, Run, load_idf_corpus, merge_runs, push_run,
+                                     reference_frequencies)
+from assay.text.ngram_table import NgramTable
 from assay.metrics.cider.rows import EVALUATED
 from assay.metrics.cider.tokens import caption_side, group_refs
 
@@ -29,10 +31,17 @@ NO_REFERENCE_NGRAMS = ("no reference caption has a token: pycocoevalcap's CiderS
 
 @dataclass(frozen=True)
 class CiderPart:
-    """The first pass over a chunk: its images and the df of its references' n-grams."""
+    """The first pass over chunks: their images and the df of their references' n-grams, as runs of
+    consecutive chunks not merged yet (:func:`~assay.metrics.cider.idf.push_run`; merging a corpus
+    chunk after chunk then costs about log2(chunks) merges per n-gram)."""
 
     n_images: int
-    table: NgramTable | None      # None under idf_corpus (the references are not counted)
+    runs: tuple[Run, ...] | None      # None under idf_corpus (the references are not counted)
+
+    @property
+    def table(self) -> NgramTable | None:
+        """The df table of every chunk of the part (its runs merged)."""
+        return None if not self.runs else merge_runs(self.runs)
 
 
 def context_part(hyps: Segments, refs: Refs, config: Config) -> CiderPart:
@@ -41,12 +50,16 @@ def context_part(hyps: Segments, refs: Refs, config: Config) -> CiderPart:
         return CiderPart(len(hyps), None)
     vocab: dict[str, int] = {}
     side = caption_side(flat, config, vocab)
-    return CiderPart(len(hyps), reference_frequencies(side, list(vocab), owner, config.max_ngram_order))
+    table = reference_frequencies(side, list(vocab), owner, config.max_ngram_order)
+    return CiderPart(len(hyps), ((len(hyps), table),))
 
 
 def merge_parts(parts: Sequence[CiderPart]) -> CiderPart:
-    tables = [p.table for p in parts if p.table is not None]
-    return CiderPart(sum(p.n_images for p in parts), merge_tables(tables) if tables else None)
+    runs: list[Run] = []
+    for part in parts:
+        for images, table in part.runs or ():
+            push_run(runs, images, table)
+    return CiderPart(sum(p.n_images for p in parts), tuple(runs) if runs else None)
 
 
 def finish(merged: CiderPart, config: Config) -> dict[str, Any]:

@@ -61,15 +61,18 @@ from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
 from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
+from assay.text.ngrams import Encoded
 from assay.metrics.cider.context import NO_REFERENCE_NGRAMS, CiderPart, context_part, finish, merge_parts
 from assay.metrics.cider.idf import DocumentFrequencies, load_idf_corpus
 from assay.metrics.cider.knobs import KNOBS, TOKENIZE_CHOICES
-from assay.metrics.cider.rows import EVALUATED, chunked_rows, cider_rows
-from assay.metrics.cider.tokens import PTB, caption_side, caption_tokens, group_refs, ptb_batch
+from assay.metrics.cider.rows import EVALUATED, chunked_rows, cider_rows, image_spans, reference_spans
+from assay.metrics.cider.tokens import PTB, caption_parts, caption_side, caption_tokens, group_refs, ptb_batch
 
 #: images whose rows are made at once; more are made chunk by chunk (:func:`~.rows.chunked_rows`: the
-#: n-gram codes of a chunk, ~100 MB, instead of the whole corpus's). The engine hands the family at
-#: most ``CHUNK_LINES`` images at a time anyway, except for ``tokenize=ptb`` (one jar batch, scored whole).
+#: n-gram codes of a chunk, ~100 MB, instead of the whole corpus's), their captions tokenised chunk by
+#: chunk too (:func:`~.tokens.caption_parts`: the corpus keeps 1 to 4 bytes a token between the passes).
+#: The engine hands the family at most ``CHUNK_LINES`` images at a time anyway, except for
+#: ``tokenize=ptb`` (one jar batch, scored whole: the parts read the caption after them).
 CHUNK_IMAGES = 50_000
 
 __all__ = ["FAMILY", "KNOBS", "PTB", "TOKENIZE_CHOICES", "Cider", "DocumentFrequencies", "caption_tokens",
@@ -106,8 +109,24 @@ class Cider(MetricFamily):
         fixes the document frequencies, e.g. to score chunks of one corpus with the whole corpus's idf."""
         flat, owner = group_refs(hyps, refs)
         vocab: dict[str, int] = {}
-        hyp_side = caption_side(hyps, config, vocab)
-        ref_side = caption_side(flat, config, vocab)
+        n_img = len(hyps)
+        if n_img > CHUNK_IMAGES:      # bounded memory: tokenised and scored chunk by chunk
+            spans = image_spans(n_img, CHUNK_IMAGES)
+            hyp_parts = caption_parts(hyps, config, vocab, spans)
+            ref_parts = caption_parts(flat, config, vocab, reference_spans(owner, n_img, spans))
+        else:
+            hyp_parts, ref_parts = [caption_side(hyps, config, vocab)], [caption_side(flat, config, vocab)]
+        del flat
+        return self.stats_of_parts(hyp_parts, ref_parts, list(vocab), owner, config, context)
+
+    def stats_of_parts(self, hyp_parts: list[Encoded], ref_parts: list[Encoded], tokens: Sequence[str],
+                       owner: np.ndarray, config: Config, context: Mapping[str, Any] | None = None) -> SegmentStats:
+        """:meth:`segment_stats` of captions already interned as ``tokens``, in parts of consecutive images
+        (``hyp_parts[c]``: the hypotheses of a span of images, ``ref_parts[c]``: their references,
+        reference k of image ``owner[k]``; one part is scored at once, more chunk by chunk). The lists
+        are emptied once the rows are made (the parts are released before the rows are laid out)."""
+        n_img = sum(p.n_segments for p in hyp_parts)
+        hyp_lengths = np.concatenate([p.lengths for p in hyp_parts])
         if context is not None:
             df_source, label = context["df"], context["idf"]
             ngrams = df_source.ngrams
@@ -118,18 +137,22 @@ class Cider(MetricFamily):
             label = f"idf_corpus: {df_source.source}"
         else:
             df_source, label = None, EVALUATED
-            if config.no_reference_ngrams == "error" and not len(ref_side.ids):
+            if config.no_reference_ngrams == "error" and not any(len(p.ids) for p in ref_parts):
                 raise ToolBehaviourError(NO_REFERENCE_NGRAMS, "ValueError")
-        n_img = len(hyps)
-        if n_img > CHUNK_IMAGES:      # bounded memory (tokenize=ptb is scored whole: its batch is one text)
-            scores, per_order, used = chunked_rows(hyp_side, ref_side, list(vocab), owner, config, df_source,
-                                                   CHUNK_IMAGES)
+        if len(hyp_parts) > 1:
+            scores, per_order, used = chunked_rows(hyp_parts, ref_parts, tokens, owner, config, df_source)
         else:
-            scores, per_order, used = cider_rows(hyp_side, ref_side, list(vocab), owner, config, df_source)
-        rows = np.hstack([np.ones((n_img, 1)), scores[:, None], per_order,
-                          np.bincount(owner, minlength=n_img)[:, None].astype(np.float64),
-                          hyp_side.lengths[:, None].astype(np.float64)])
-        return SegmentStats(self.columns(config), rows, {"df": used, "idf": label})
+            scores, per_order, used = cider_rows(hyp_parts[0], ref_parts[0], tokens, owner, config, df_source)
+        hyp_parts.clear()
+        ref_parts.clear()
+        columns = self.columns(config)
+        rows = np.empty((n_img, len(columns)))      # filled in place (no stacked copy of a million rows)
+        rows[:, 0] = 1.0
+        rows[:, 1] = scores
+        rows[:, 2:-2] = per_order
+        rows[:, -2] = np.bincount(owner, minlength=n_img)
+        rows[:, -1] = hyp_lengths
+        return SegmentStats(columns, rows, {"df": used, "idf": label})
 
     # ------------------------------------------------------------------ the first pass, as a reduction
     def context_part(self, hyps: Segments, refs: Refs, config: Config) -> CiderPart:

@@ -21,7 +21,7 @@ import numpy as np
 from assay.core.coco_json import parse_annotations, parse_json_text
 from assay.core.errors import InputError, KnobError
 from assay.core.io import read_utf8
-from assay.text.ngram_table import NgramTable
+from assay.text.ngram_table import NgramTable, merge_tables
 from assay.metrics.cider.tokens import caption_tokens
 from assay.metrics.cider.vectors import image_df
 from assay.text.ngram_codes import Coded, code_ngrams
@@ -68,6 +68,28 @@ def reference_frequencies(side: Encoded, tokens: Sequence[str], owner: np.ndarra
     coded = code_ngrams(side.ids, side.offsets, max_order, len(tokens))
     df = image_df(coded, side.offsets, 0, owner)
     return NgramTable.from_codes(tokens, coded.prefix, coded.last, df)
+
+
+#: (images, table): a run of consecutive chunks' document frequencies and how many images they cover
+Run = tuple[int, NgramTable]
+
+
+def push_run(runs: list[Run], images: int, table: NgramTable) -> None:
+    """Append a chunk's table to ``runs``, then merge the last two runs while the older covers no more
+    images than the newer (a binary counter): a fold over k equal chunks keeps at most log2(k) + 1
+    runs, of geometric sizes, and merges each n-gram about log2(k) times, where merging every chunk
+    into one growing table re-sorts the whole table once per chunk (quadratic in the corpus when
+    its distinct n-grams keep growing). The merges are exact and merging is associative, so the
+    result does not depend on the grouping."""
+    runs.append((images, table))
+    while len(runs) > 1 and runs[-2][0] <= runs[-1][0]:
+        (a, older), (b, newer) = runs[-2], runs[-1]
+        runs[-2:] = [(a + b, merge_tables([older, newer]))]
+
+
+def merge_runs(runs: Sequence[Run]) -> NgramTable:
+    """The one table of ``runs`` (at least one)."""
+    return runs[0][1] if len(runs) == 1 else merge_tables([t for _, t in runs])
 
 
 def df_from_token_lists(image_refs: Sequence[Sequence[Sequence[str]]], max_order: int, source: str

@@ -21,8 +21,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from assay.metrics.cider.idf import DocumentFrequencies, reference_frequencies
-from assay.text.ngram_table import NgramTable, merge_tables
+from assay.metrics.cider.idf import DocumentFrequencies, Run, merge_runs, push_run, reference_frequencies
+from assay.text.ngram_table import NgramTable
 from assay.metrics.cider.vectors import cider_sums, image_df
 from assay.text.ngram_codes import code_ngrams
 from assay.text.ngrams import Encoded
@@ -44,7 +44,8 @@ def cider_rows(hyp_side: Encoded, ref_side: Encoded, tokens: Sequence[str], owne
     owner = np.asarray(owner, dtype=np.int64)
     n_refs = np.bincount(owner, minlength=n_img).astype(np.float64)
     ids = np.concatenate([hyp_side.ids, ref_side.ids])
-    offsets = np.concatenate([hyp_side.offsets, ref_side.offsets[1:] + hyp_side.offsets[-1]])
+    offsets = np.concatenate([hyp_side.offsets,       # int64: parts keep int32 offsets of their own
+                              ref_side.offsets[1:].astype(np.int64) + int(hyp_side.offsets[-1])])
     coded = code_ngrams(ids, offsets, n_max, len(tokens))
     if df_source is None:
         df = image_df(coded, offsets, n_img, owner)
@@ -64,45 +65,51 @@ def cider_rows(hyp_side: Encoded, ref_side: Encoded, tokens: Sequence[str], owne
     return scores, per_order, used
 
 
-def chunked_rows(hyp_side: Encoded, ref_side: Encoded, tokens: Sequence[str], owner: np.ndarray,
-                 config: Mapping[str, Any], df_source: DocumentFrequencies | None, chunk: int
-                 ) -> tuple[np.ndarray, np.ndarray, DocumentFrequencies]:
-    """:func:`cider_rows` of a large corpus ``chunk`` images at a time, in memory bounded by the chunk
-    (the n-gram codes, 16 bytes per token, are made per chunk; the whole corpus keeps only its token
-    ids). Without ``df_source`` the evaluated references' document frequencies come first, chunk by
-    chunk (:func:`~assay.metrics.cider.idf.reference_frequencies` of each chunk's references, merged:
-    an image is in one chunk); every chunk's rows then read them, as :meth:`Cider.segment_stats` does
-    with a context. The same rows as one :func:`cider_rows` call (each image's score depends on its
-    own captions and the corpus's document frequencies only)."""
-    n_img = hyp_side.n_segments
-    owner = np.asarray(owner, dtype=np.int64)
+def image_spans(n_img: int, chunk: int) -> list[tuple[int, int]]:
+    """Consecutive ``(start, end)`` spans of at most ``chunk`` images covering ``n_img`` images."""
+    return [(a, min(a + chunk, n_img)) for a in range(0, n_img, chunk)]
+
+
+def reference_spans(owner: np.ndarray, n_img: int, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The references (image-major, reference k of image ``owner[k]``) of each span of images."""
     ref_start = np.zeros(n_img + 1, dtype=np.int64)
-    np.cumsum(np.bincount(owner, minlength=n_img), out=ref_start[1:])
-    spans = [(a, min(a + chunk, n_img)) for a in range(0, n_img, chunk)]
+    np.cumsum(np.bincount(np.asarray(owner, dtype=np.int64), minlength=n_img), out=ref_start[1:])
+    return [(int(ref_start[a]), int(ref_start[b])) for a, b in spans]
 
-    def refs_of(a: int, b: int) -> tuple[Encoded, np.ndarray]:
-        lo, hi = int(ref_start[a]), int(ref_start[b])
-        return _slice(ref_side, lo, hi), owner[lo:hi] - a
 
-    if df_source is None:        # the chunks' tables (compact: per distinct n-gram), merged once
-        tables = []
-        for a, b in spans:
-            side, own = refs_of(a, b)
-            tables.append(reference_frequencies(side, tokens, own, int(config["max_ngram_order"])))
-        df_source = DocumentFrequencies(n_img, EVALUATED, merge_tables(tables))
+def chunked_rows(hyp_parts: Sequence[Encoded], ref_parts: Sequence[Encoded], tokens: Sequence[str],
+                 owner: np.ndarray, config: Mapping[str, Any], df_source: DocumentFrequencies | None
+                 ) -> tuple[np.ndarray, np.ndarray, DocumentFrequencies]:
+    """:func:`cider_rows` of a large corpus chunk by chunk, in memory bounded by the chunk (the n-gram
+    codes, 16 bytes per token, are made per chunk; the whole corpus keeps only its token ids, in the
+    parts :func:`~assay.metrics.cider.tokens.caption_parts` made). ``hyp_parts[c]`` holds the
+    hypotheses of a span of images, ``ref_parts[c]`` their references (reference k of image
+    ``owner[k]``, corpus-wide numbering). Without ``df_source`` the evaluated references' document
+    frequencies come first, chunk by chunk (:func:`~assay.metrics.cider.idf.reference_frequencies` of
+    each chunk's references, merged as they come in runs of doubling size, :func:`~.idf.push_run`: an
+    image is in one chunk); every chunk's rows then read them, as :meth:`Cider.segment_stats` does
+    with a context. The same rows as one :func:`cider_rows` call
+    (each image's score depends on its own captions and the corpus's document frequencies only)."""
+    n_img = sum(p.n_segments for p in hyp_parts)
+    owner = np.asarray(owner, dtype=np.int64)
+    image_start = np.cumsum([0] + [p.n_segments for p in hyp_parts]).tolist()
+    ref_start = np.cumsum([0] + [p.n_segments for p in ref_parts]).tolist()
+
+    def owner_of(c: int) -> np.ndarray:
+        return owner[ref_start[c]:ref_start[c + 1]] - image_start[c]
+
+    if df_source is None:        # the chunks' tables (compact: per distinct n-gram), merged in runs
+        runs: list[Run] = []
+        for c, side in enumerate(ref_parts):
+            push_run(runs, hyp_parts[c].n_segments,
+                     reference_frequencies(side, tokens, owner_of(c), int(config["max_ngram_order"])))
+        df_source = DocumentFrequencies(n_img, EVALUATED, merge_runs(runs))
     scores, per_order = [], []
-    for a, b in spans:
-        side, own = refs_of(a, b)
-        got = cider_rows(_slice(hyp_side, a, b), side, tokens, own, config, df_source)
+    for c, (hyp, ref) in enumerate(zip(hyp_parts, ref_parts)):
+        got = cider_rows(hyp, ref, tokens, owner_of(c), config, df_source)
         scores.append(got[0])
         per_order.append(got[1])
     return np.concatenate(scores), np.vstack(per_order), df_source
-
-
-def _slice(side: Encoded, a: int, b: int) -> Encoded:
-    """Segments ``a .. b-1`` of ``side`` (views of its ids)."""
-    lo = int(side.offsets[a])
-    return Encoded(side.ids[lo:int(side.offsets[b])], side.offsets[a:b + 1] - lo)
 
 
 def length_penalties(hyp_words: np.ndarray, ref_words: np.ndarray, config: Mapping[str, Any]) -> np.ndarray:

@@ -17,7 +17,7 @@ from assay.core.family import Refs, Segments
 from assay.text.ngrams import Encoded, encode
 from assay.text.segments import tokenize_segments
 from assay.tokenizers import lowercase_text
-from assay.tokenizers.ptb import coco_encode_lines, coco_tokenize_lines
+from assay.tokenizers.ptb import coco_encode_lines, coco_tokenize_lines, has_line_breaks
 
 PTB = "ptb"
 
@@ -56,6 +56,52 @@ def caption_side(segments: Sequence[Any], config: Mapping[str, Any], vocab: dict
         if config["tokenize"] == "none":
             return split_encode(segments, vocab)
     return encode(caption_tokens(segments, config), vocab)
+
+
+def caption_parts(segments: Sequence[Any], config: Mapping[str, Any], vocab: dict[str, int],
+                  bounds: Sequence[tuple[int, int]]) -> list[Encoded]:
+    """:func:`caption_side` of ``segments`` part by part (``bounds``: consecutive ``(start, end)`` pairs
+    covering it), each part's ids in the narrowest integer dtype (1, 2 or 4 bytes a token: what a large
+    corpus keeps between CIDEr's two passes) and its offsets in int32, the transient data of one part
+    at a time.
+
+    Each part holds the tokens of its slice of ``caption_side(segments, ...)`` (its ids may be numbered
+    otherwise; nothing reads the numbering). Under ``tokenize=ptb`` the captions are one wrapper batch,
+    where a caption's tokens can depend on the next line (a sentence-final abbreviation before a
+    capital, ``No.`` before a number; the jar reads no further and keeps no other state): a part is
+    tokenised with the caption after it as its last line, whose tokens are dropped. A caption holding
+    a line break other than ``\\n`` shifts the wrapper's pairing of every later caption (KD-PTB-02):
+    then the batch is tokenised whole and cut."""
+    ptb = config["tokenize"] == PTB
+    if ptb and has_line_breaks(segments):
+        whole = caption_side(segments, config, vocab)
+        return [narrow(Encoded(whole.ids[int(whole.offsets[a]):int(whole.offsets[b])],
+                                whole.offsets[a:b + 1] - whole.offsets[a]), len(vocab)) for a, b in bounds]
+    parts = []
+    for a, b in bounds:
+        part, ahead = line_ahead(segments, a, b, ptb)
+        side = caption_side(part, config, vocab)
+        if ahead:                                  # the wrapper's next line, tokenised and dropped
+            side = Encoded(side.ids[:int(side.offsets[-2])], side.offsets[:-1])
+        parts.append(narrow(side, len(vocab)))
+    return parts
+
+
+def line_ahead(segments: Sequence[Any], a: int, b: int, ptb: bool) -> tuple[Sequence[Any], bool]:
+    """``segments[a:b]`` and, under PTB, the caption after it (the wrapper's next line, the only
+    context the jar reads across a line end): tokenise the slice, then drop its last line's output
+    when the second item is True."""
+    ahead = ptb and b < len(segments)
+    return (segments[a:b + 1] if ahead else segments[a:b]), ahead
+
+
+def narrow(side: Encoded, vocab_size: int) -> Encoded:
+    """``side`` as a right-sized copy in the narrowest dtypes that hold it: ids below ``vocab_size`` in
+    uint8, uint16 or int32, offsets in int32 (as it is when they do not fit)."""
+    if vocab_size >= 2 ** 31 or (len(side.offsets) and int(side.offsets[-1]) >= 2 ** 31):
+        return side
+    ids = np.uint8 if vocab_size <= 2 ** 8 else np.uint16 if vocab_size <= 2 ** 16 else np.int32
+    return Encoded(side.ids.astype(ids), side.offsets.astype(np.int32))
 
 
 def _all_strings(segments: Sequence[Any]) -> bool:
