@@ -98,3 +98,21 @@ def test_ptb_pipeline_in_chunks_is_the_whole_batch(images: list[tuple[str, list[
     assert chunked.rows.tobytes() == whole.rows.tobytes()
     assert chunked.context["cider"]["df"].table == whole.context["cider"]["df"].table
     assert COCO.score_stats(chunked, config) == COCO.score_stats(whole, config)
+
+
+def test_composite_meteor_rows_in_chunks_equal_one_pass(monkeypatch, sample_dir):
+    """The composite's METEOR is computed chunk by chunk (``rows_of_lists``, bounded working set):
+    its corpus and per-image values equal one pass over the whole corpus (chunks of 7 images)."""
+    from functools import partial
+
+    from assay.core.io import read_segments
+    from assay.metrics.meteor.family import FAMILY as METEOR
+
+    hyps = read_segments(sample_dir / "hyp.txt").lines
+    streams = [read_segments(sample_dir / f"ref{k}.txt").lines for k in (1, 2)]
+    config = make_config("meteor", "nltk", "corpus")[0]
+    whole = METEOR.segment_stats(hyps, streams, config)
+    monkeypatch.setattr(coco_module, "rows_of_lists", partial(rows_of_lists, chunk_lines=7))
+    got = coco_module._meteor_values(hyps, streams, "nltk")
+    assert got["corpus"] == METEOR.score_stats(whole, config)[0]
+    assert got["per_image"] == METEOR.sentence_stats_scores(whole, config).values.tolist()
