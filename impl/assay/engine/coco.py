@@ -132,19 +132,45 @@ def meteor_profile() -> str | None:
     return None
 
 
-def _meteor_values(hyps: list[str], streams: list[list[str | None]], profile: str) -> dict[str, Any]:
-    """Corpus and per-image METEOR from one statistics pass (the profile's corpus and sentence
-    configurations are the same when it has no sentence-level knobs; otherwise two passes). The rows
-    are made chunk by chunk, as the engine makes any family's (:func:`rows_of_lists`): METEOR's
-    alignment working set is one chunk's, not a million images' (7.3 GB at 1M images before)."""
-    config, prof = make_config("meteor", profile, "corpus")
-    stats = rows_of_lists(METEOR, config, hyps, streams)
-    corpus = METEOR.score_stats(stats, config)[0]
-    if prof.sentence_knobs:
-        s_config = make_config("meteor", profile, "sentence")[0]
-        stats, config = rows_of_lists(METEOR, s_config, hyps, streams), s_config
-    per_image = METEOR.sentence_stats_scores(stats, config).values.tolist()
-    return {"profile": profile, "corpus": float(corpus), "per_image": per_image}
+class _MeteorRows:
+    """The composite's METEOR: rows made part by part (the whole corpus, or the PTB path's chunks), each
+    part chunk by chunk as the engine makes any family's (:func:`rows_of_lists`: METEOR's alignment
+    working set is one chunk's, not a million images'; 7.3 GB at 1M images before), then the corpus
+    value and the per-image values, put in the statistics' context. The profile's corpus and sentence
+    configurations are the same when it has no sentence-level knobs; otherwise two passes. A missing
+    resource (``meteor=auto``) leaves METEOR out with its reason, never estimated."""
+
+    def __init__(self, profile: str | None) -> None:
+        self.profile = profile
+        self.missing: str | None = None
+        self.configs: list[Config] = []
+        self.parts: list[list[SegmentStats]] = []
+        if profile is not None:
+            config, prof = make_config("meteor", profile, "corpus")
+            self.configs = [config] + ([make_config("meteor", profile, "sentence")[0]] if prof.sentence_knobs else [])
+            self.parts = [[] for _ in self.configs]
+
+    def add(self, hyps: list[str], streams: list[list[str | None]]) -> None:
+        """The rows of the next part of the corpus (tokenised captions and reference streams)."""
+        if self.profile is None or self.missing is not None:
+            return
+        try:
+            for config, parts in zip(self.configs, self.parts):
+                parts.append(rows_of_lists(METEOR, config, hyps, streams))
+        except MissingDependencyError as exc:
+            self.missing = str(exc)
+
+    def put_into(self, context: dict[str, Any]) -> None:
+        """``context["meteor"]`` (profile, corpus value, per-image values) or ``context["meteor_missing"]``."""
+        if self.profile is None:
+            return
+        if self.missing is not None:
+            context["meteor_missing"] = self.missing
+            return
+        stats = [SegmentStats.concat(parts) for parts in self.parts]
+        corpus = METEOR.score_stats(stats[0], self.configs[0])[0]
+        per_image = METEOR.sentence_stats_scores(stats[-1], self.configs[-1]).values.tolist()
+        context["meteor"] = {"profile": self.profile, "corpus": float(corpus), "per_image": per_image}
 
 
 def bleu_config(config: Config) -> Config:
@@ -190,9 +216,9 @@ class Coco(MetricFamily):
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
                       context: Mapping[str, Any] | None = None) -> SegmentStats:
         """One row per image; ``context`` (:meth:`finish_context`) fixes CIDEr's document frequencies
-        (chunks of one corpus). Under PTB a corpus of more than ``PTB_CHUNK_IMAGES`` images without
-        METEOR is tokenised and scored chunk by chunk (:meth:`_ptb_in_chunks`), to the same rows."""
-        if context is None and config.tokenize == PTB and len(hyps) > PTB_CHUNK_IMAGES and not _meteor_scored(config):
+        (chunks of one corpus). Under PTB a corpus of more than ``PTB_CHUNK_IMAGES`` images is
+        tokenised and scored chunk by chunk (:meth:`_ptb_in_chunks`), to the same rows and METEOR."""
+        if context is None and config.tokenize == PTB and len(hyps) > PTB_CHUNK_IMAGES:
             flat, owner = group_refs(hyps, refs)
             if not has_line_breaks(flat) and not has_line_breaks(hyps):
                 return self._ptb_in_chunks(hyps, flat, owner, config)
@@ -206,27 +232,26 @@ class Coco(MetricFamily):
         columns = _columns_of(bleu, cider)
         rows = np.hstack([bleu.rows, rouge, cider.rows])
         context = _context_of(bleu, cider, config)
-        meteor = meteor_profile() if config.meteor == "auto" else None
-        if meteor is not None:
-            try:
-                context["meteor"] = _meteor_values(hyp_s, streams, meteor)
-            except MissingDependencyError as exc:   # auto: omitted, with the reason, never estimated
-                context["meteor_missing"] = str(exc)
+        meteor = _MeteorRows(meteor_profile() if config.meteor == "auto" else None)
+        meteor.add(hyp_s, streams)
+        meteor.put_into(context)
         return SegmentStats(columns, rows, context)
 
     def _ptb_in_chunks(self, hyps: Segments, flat: list[Any], owner: np.ndarray, config: Config) -> SegmentStats:
         """The rows of :meth:`segment_stats` under PTB, ``PTB_CHUNK_IMAGES`` images at a time: each
         chunk's captions tokenised with the caption after them in each batch as context
         (:func:`~assay.metrics.cider.tokens.line_ahead`; no caption holds a line break), its BLEU and
-        ROUGE-L rows made, its tokenised captions kept only as token ids (1-4 bytes a token) for
-        CIDEr, whose document frequencies need every chunk first (``stats_of_parts``: the rows of
-        ``CIDER.segment_stats`` on the same strings). One PTB pass; the rows laid out once."""
+        ROUGE-L rows and METEOR's (:class:`_MeteorRows`) made, its tokenised captions kept only as token
+        ids (1-4 bytes a token) for CIDEr, whose document frequencies need every chunk first
+        (``stats_of_parts``: the rows of ``CIDER.segment_stats`` on the same strings). One PTB pass;
+        the rows laid out once."""
         n = len(hyps)
         spans = image_spans(n, PTB_CHUNK_IMAGES)
         c_config = cider_config(config)
         vocab: dict[str, int] = {}
         hyp_parts: list[Encoded] = []
         ref_parts: list[Encoded] = []
+        meteor = _MeteorRows(meteor_profile() if config.meteor == "auto" else None)
         rows: np.ndarray | None = None
         for (a, b), (ra, rb) in zip(spans, reference_spans(owner, n, spans)):
             ref_s = _ptb_part(flat, ra, rb, config)
@@ -238,12 +263,15 @@ class Coco(MetricFamily):
                 rows = np.empty((n, width + len(CIDER.columns(c_config))))
             rows[a:b, :width - 3] = bleu.rows
             rows[a:b, width - 3:width] = _rouge_rows(hyp_s, streams, config.rouge_beta)
+            meteor.add(hyp_s, streams)
             hyp_parts.append(narrow(caption_side(hyp_s, c_config, vocab), len(vocab)))
             ref_parts.append(narrow(caption_side(ref_s, c_config, vocab), len(vocab)))
         del flat
         cider = CIDER.stats_of_parts(hyp_parts, ref_parts, list(vocab), owner, c_config)
         rows[:, width:] = cider.rows
-        return SegmentStats(_columns_of(bleu, cider), rows, _context_of(bleu, cider, config))
+        context = _context_of(bleu, cider, config)
+        meteor.put_into(context)
+        return SegmentStats(_columns_of(bleu, cider), rows, context)
 
     @staticmethod
     def _parts(stats: SegmentStats) -> tuple[SegmentStats, np.ndarray, SegmentStats]:
