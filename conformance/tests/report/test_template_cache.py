@@ -38,6 +38,16 @@ def _render(folder: Path, name: str) -> str:
     return str(templating.template(folder, name).render(title="t", rows=[], lo=0.0, hi=1.0))
 
 
+def _template_rendered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[Path, str]:
+    """A template ``t.j2`` holding ``text`` in a folder of its own, rendered once with the cache in
+    ``tmp_path/cache`` (so its compiled code is there): the folder and the rendered text."""
+    monkeypatch.setenv("ASSAY_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "t.j2").write_text(text)
+    return folder, _render(folder, "t.j2")
+
+
 def test_second_environment_reads_the_compiled_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ASSAY_CACHE_DIR", str(tmp_path))
     compiled = _compiles(monkeypatch)
@@ -53,11 +63,8 @@ def test_second_environment_reads_the_compiled_code(tmp_path: Path, monkeypatch:
 
 
 def test_edited_template_is_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ASSAY_CACHE_DIR", str(tmp_path / "cache"))
-    folder = tmp_path / "templates"
-    folder.mkdir()
-    (folder / "t.j2").write_text("one {{ title }}\n")
-    assert _render(folder, "t.j2") == "one t\n"
+    folder, first = _template_rendered(tmp_path, monkeypatch, "one {{ title }}\n")
+    assert first == "one t\n"
     templating._environment.cache_clear()
     (folder / "t.j2").write_text("two {{ title }}\n")
     compiled = _compiles(monkeypatch)
@@ -66,11 +73,8 @@ def test_edited_template_is_compiled_again(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_corrupt_cache_file_is_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ASSAY_CACHE_DIR", str(tmp_path / "cache"))
-    folder = tmp_path / "templates"
-    folder.mkdir()
-    (folder / "t.j2").write_text("{{ title }} ok\n")
-    assert _render(folder, "t.j2") == "t ok\n"
+    folder, first = _template_rendered(tmp_path, monkeypatch, "{{ title }} ok\n")
+    assert first == "t ok\n"
     (cached,) = (tmp_path / "cache" / "jinja2").iterdir()
     good = cached.read_bytes()
     compiled = _compiles(monkeypatch)
