@@ -64,10 +64,7 @@ _CONTAINERS = frozenset({tuple, list, frozenset, dict})
 def _value_key(config: Config) -> str | None:
     """The ``repr`` of every knob's value, or None when one is not plain data (module doc)."""
     values = tuple(config._values.values())
-    if not _SCALARS.issuperset(map(type, values)) and not all(map(_plain, [
-            v for v in values if type(v) not in _SCALARS])):
-        return None
-    return repr(values)
+    return repr(values) if _plain(values) else None
 
 
 def _plain(value: Any) -> bool:
