@@ -1,7 +1,8 @@
 """The ``coco`` composite scored chunk by chunk (``engine/chunks.rows_of_lists``: CIDEr's document
-frequencies as the first pass, then each chunk's BLEU, ROUGE-L and CIDEr rows under them) gives the
-rows, the corpus scores and the per-image scores of one pass over the whole corpus, bit for bit.
-PTB tokenisation (one jar batch) and METEOR (one corpus value) are scored whole."""
+frequencies as the first pass, then each chunk's BLEU, ROUGE-L, CIDEr and METEOR rows under them) gives
+the rows, the corpus scores and the per-image scores of one pass over the whole corpus, bit for bit.
+Under PTB (one jar batch) Python lists are tokenised by the composite in parts, each with the next
+caption as context; files are chunked with one segment of lookahead (engine/test_stream_lookahead.py)."""
 from __future__ import annotations
 
 from typing import Any
@@ -45,10 +46,13 @@ def test_chunked_composite_is_the_whole_corpus(data: tuple[list[str], list[list[
     assert [mine.components(i) for i in range(len(hyps))] == [one_pass.components(i) for i in range(len(hyps))]
 
 
-def test_ptb_and_meteor_are_scored_whole() -> None:
-    assert not chunkable(COCO, make_config("coco", "pycocoevalcap", meteor="off")[0])
+def test_ptb_chunks_with_lookahead_and_meteor_chunks_exactly() -> None:
+    from assay.engine.chunks import reads_ahead
+
+    ptb = make_config("coco", "pycocoevalcap", meteor="off")[0]
+    assert not chunkable(COCO, ptb) and reads_ahead(COCO, ptb)
     auto = make_config("coco", "pretokenized", meteor="auto")[0]
-    assert chunkable(COCO, auto) == (meteor_profile() is None)
+    assert chunkable(COCO, auto) and not reads_ahead(COCO, auto)
 
 
 def test_chunks_share_the_corpus_document_frequencies() -> None:
@@ -119,9 +123,10 @@ def test_composite_meteor_in_chunks_equals_one_pass(monkeypatch, sample_dir):
     monkeypatch.setattr(coco_module, "PTB_CHUNK_IMAGES", 30)
     chunked = COCO.segment_stats(hyps, streams, config)
     assert chunked.rows.tobytes() == whole.rows.tobytes()
-    assert chunked.context["meteor"] == whole.context["meteor"]
+    assert chunked.context["meteor"] == whole.context["meteor"] == "nltk"
     tokenised = COCO._tokenised(hyps, streams, config)
     m_config = make_config("meteor", "nltk", "corpus")[0]
     one_pass = METEOR.segment_stats(*tokenised, m_config)
-    assert whole.context["meteor"]["corpus"] == METEOR.score_stats(one_pass, m_config)[0]
-    assert whole.context["meteor"]["per_image"] == METEOR.sentence_stats_scores(one_pass, m_config).values.tolist()
+    assert COCO.score_stats(whole, config)[1]["METEOR"] == METEOR.score_stats(one_pass, m_config)[0]
+    per_image = [s["METEOR"] for s in map(COCO.sentence_stats_scores(whole, config).components, range(len(hyps)))]
+    assert per_image == METEOR.sentence_stats_scores(one_pass, m_config).values.tolist()

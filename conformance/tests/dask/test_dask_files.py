@@ -180,6 +180,28 @@ def test_corpus_pass_families_that_have_a_first_pass_equal_one_process(session, 
         assert scored.to_json() == expected.to_json()
 
 
+@pytest.mark.parametrize("metric,profile,knobs", [("cider", "coco", {"tokenize": "ptb"}),
+                                                  ("coco", "pycocoevalcap", {"meteor": "off"})])
+def test_ptb_reads_the_next_shards_first_segment(session, tmp_path, metric, profile, knobs):
+    """Under PTB a shard's last chunk is tokenised with the next non-empty shard's first segment as the
+    jar's next line (shards end after ``No.`` before a number and after ``we'll``: both change without
+    it), as one process does: the whole corpus's Score. A line break inside a caption that more text
+    follows needs the batch whole: an error naming it (one process reads such a corpus whole)."""
+    from conformance.tests.engine.test_stream_lookahead import BOUNDARY_HYPS, BOUNDARY_REFS, _files
+
+    configured = api.configure(metric, profile, "corpus", **knobs)
+    expected = api.score_configured(configured, BOUNDARY_HYPS, BOUNDARY_REFS).to_json()
+    hyps, refs = _files(tmp_path, BOUNDARY_HYPS, BOUNDARY_REFS, [0, 2, 2, 4, 6])
+    for chunk_lines in (1, 17):
+        scored, _ = files.score_shards(session, configured, hyps, refs, chunk_lines=chunk_lines)
+        assert scored.to_json() == expected
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    hyps, refs = _files(broken, ["a dog\rThe", *BOUNDARY_HYPS[1:]], BOUNDARY_REFS, [0, 2, 2, 4, 6])
+    with pytest.raises(InputError, match=r"line break other than \\n .*--engine dask cannot"):
+        files.score_shards(session, configured, hyps, refs)
+
+
 # ----------------------------------------------------------------------------- a worker dies mid-job
 SLOW = """
 import time

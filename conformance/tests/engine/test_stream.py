@@ -116,11 +116,12 @@ def test_line_count_mismatch_fails_before_scoring(tmp_path):
 
 
 def test_what_is_read_whole():
-    """Standard input, a corpus-pass family without the first-pass protocol (the COCO composite),
-    and a configuration whose tokens depend on neighbouring lines (CIDEr under PTB) are read whole."""
+    """Standard input is read whole; a configuration whose tokens depend on the next line (CIDEr and the
+    COCO composite under PTB) is read in chunks with one segment of lookahead (test_stream_lookahead.py)."""
     assert not stream.streamable(api.configure("bleu"), ["-", "r"])
-    assert not stream.streamable(api.configure("coco"), ["h", "r"])
-    assert not stream.streamable(api.configure("cider", tokenize="ptb"), ["h", "r"])
+    assert not stream.streamable(api.configure("coco"), ["-", "r"])
+    assert stream.streamable(api.configure("coco"), ["h", "r"])
+    assert stream.streamable(api.configure("cider", tokenize="ptb"), ["h", "r"])
     assert stream.streamable(api.configure("bleu"), ["h", "r"])
     assert stream.streamable(api.configure("nist"), ["h", "r"])
     assert stream.streamable(api.configure("cider", tokenize="none"), ["h", "r"])

@@ -32,6 +32,15 @@ class InputError(AssayError):
     exit_code = 2
 
 
+class UnchunkableInput(InputError):
+    """The text shows that a configuration scored chunk by chunk with one segment of lookahead
+    (``MetricFamily.chunks_with_lookahead``) needs the whole corpus at once: a PTB caption holding a
+    line break other than ``\\n`` shifts the pairing of every later caption (KD-PTB-02). The
+    single-process engine catches it and scores the corpus whole; sharded engines report it (exit 2)."""
+
+    exit_code = 2
+
+
 class KnobError(AssayError):
     """Unknown profile or knob, bad knob value, or an invalid knob combination (exit code 2)."""
 

@@ -36,12 +36,6 @@ class MetricFamily(ABC):
     #: scored whole (engine/stream.py).
     corpus_pass: bool = False
 
-    #: True when :meth:`sentence_stats_scores` reads each row alone (with the shared context), so the
-    #: engine may score a large corpus's rows in blocks and keep only each block's values and lazy
-    #: components (bounded temporaries: assay.engine.api.sentence_row_scores). False for a family
-    #: whose context holds per-segment lists indexed by row number (the COCO composite's METEOR).
-    sentence_blocks: bool = True
-
     def derive(self, settings: dict[str, Any]) -> dict[str, Any]:
         """Fill knobs implied by others the user set (e.g. BLEU's order from NLTK weights)."""
         return settings
@@ -56,7 +50,9 @@ class MetricFamily(ABC):
 
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
         """Each row scored alone: its value and its components, built on demand
-        (:class:`~assay.core.score.RowScores`). Families override with a vectorised version."""
+        (:class:`~assay.core.score.RowScores`). Families override with a vectorised version, which must
+        read each row alone (with the shared context): the engine scores a large corpus's rows in
+        blocks (assay.engine.api.sentence_row_scores)."""
         return RowScores.of_pairs([self.score_stats(stats.row(i), config) for i in range(len(stats))])
 
     def scores_from_sums(self, sums: np.ndarray, config: Config) -> np.ndarray:
@@ -88,8 +84,21 @@ class MetricFamily(ABC):
         text). Such a configuration is scored whole."""
         return True
 
-    def context_part(self, hyps: Segments, refs: Refs, config: Config) -> Any:
-        """The first pass over one chunk of the corpus (compact counts keyed by integer ids)."""
+    def chunks_with_lookahead(self, config: Config) -> bool:
+        """True when a configuration that does not chunk exactly (:meth:`chunks_exactly` False) does
+        once each chunk comes with the segment after it: a segment's tokens depend on the next
+        segment's text and on nothing further (the PTB jar reads one line ahead, and its batch is the
+        corpus in order). The engine then calls :meth:`context_part` and ``segment_stats`` with
+        ``ahead=True`` on a chunk with the next segment appended (nothing is appended to the corpus's
+        last chunk, which is called with ``ahead=False``): that segment is context only, its row and
+        its first-pass counts left out. A chunk whose text makes one segment of lookahead too little
+        raises :class:`~assay.core.errors.UnchunkableInput` (the engine then scores the corpus whole);
+        :meth:`context_part` raises it, so the first pass finds it before any row is made."""
+        return False
+
+    def context_part(self, hyps: Segments, refs: Refs, config: Config, ahead: bool = False) -> Any:
+        """The first pass over one chunk of the corpus (compact counts keyed by integer ids); ``ahead``:
+        its last segment is the next chunk's first, context only (:meth:`chunks_with_lookahead`)."""
         raise NotImplementedError(f"{self.name} has no corpus pass")
 
     def merge_contexts(self, parts: Sequence[Any], config: Config) -> Any:

@@ -32,7 +32,7 @@ from assay.core.errors import InputError
 from assay.core.io import ENCODINGS, ControlChar, first_control, reading
 
 #: bytes read at a time (a block is extended to its last line end)
-BLOCK_BYTES = 1 << 22
+BLOCK_BYTES = 1 << 20
 #: lines per yielded chunk by default (the scoring engine's unit of work)
 CHUNK_LINES = 20_000
 

@@ -304,11 +304,11 @@ SENTENCE_BLOCK = 65_536
 
 
 def sentence_row_scores(family: MetricFamily, stats: SegmentStats, config: Config) -> RowScores:
-    """``family.sentence_stats_scores`` on ``stats``, in blocks of :data:`SENTENCE_BLOCK` rows when the
-    family allows it (``sentence_blocks``): each row is scored alone, so the values are the same;
-    the first failing row's error is raised, as one pass raises it."""
+    """``family.sentence_stats_scores`` on ``stats``, in blocks of :data:`SENTENCE_BLOCK` rows: each row
+    is scored alone (with the shared context), so the values are the same; the first failing row's
+    error is raised, as one pass raises it."""
     n = len(stats)
-    if n <= SENTENCE_BLOCK or not family.sentence_blocks:
+    if n <= SENTENCE_BLOCK:
         return family.sentence_stats_scores(stats, config)
     return RowScores.concatenated([family.sentence_stats_scores(stats.rows_between(a, a + SENTENCE_BLOCK), config)
                                    for a in range(0, n, SENTENCE_BLOCK)], SENTENCE_BLOCK)

@@ -9,9 +9,11 @@ segments at a time and keeps only the rows: files (:mod:`assay.engine.stream`), 
 
 The result is the same as one call on the whole corpus: a row depends only on its segment (and,
 for a corpus-pass family, on the corpus's first pass, which is merged over the chunks first:
-``finish_context(merge_contexts(context_part(chunk) ...))``). Configurations for which that does
-not hold are scored whole (:func:`chunkable`). Errors a family raises about a segment of a chunk
-(``segment 3``, ``document 3``) are renumbered to the segment's place in the corpus (:func:`renumbered`).
+``finish_context(merge_contexts(context_part(chunk) ...))``). A configuration whose tokens depend
+on the next segment (PTB: the jar reads one line ahead) is made chunk by chunk with each chunk's next
+segment as context (:func:`reads_ahead`; files and shards, :mod:`assay.engine.stream`); others for
+which that does not hold are scored whole (:func:`chunkable`). Errors a family raises about a segment of a chunk
+(``segment 3``, ``document 3``, ``image 3``) are renumbered to the segment's place in the corpus (:func:`renumbered`).
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from assay.core.family import MetricFamily
 from assay.core.segment_stream import CHUNK_LINES
 from assay.core.stats import SegmentStats
 
-_NUMBERED = re.compile(r"\b(segment|document|line) (\d+)")
+_NUMBERED = re.compile(r"\b(segment|document|line|image) (\d+)")
 
 
 def renumbered(exc: AssayError, offset: int, where: str = "") -> AssayError:
@@ -46,11 +48,22 @@ def chunkable(family: MetricFamily, config: Config) -> bool:
     return family.chunks_exactly(config) and (not family.corpus_pass or family.has_corpus_pass_protocol())
 
 
+def reads_ahead(family: MetricFamily, config: Config) -> bool:
+    """Whether rows under ``config`` can be made chunk by chunk once each chunk comes with the segment
+    after it (``chunks_with_lookahead``: the PTB jar reads one line ahead). Only with a first pass,
+    which finds text that rules chunks out (:class:`~assay.core.errors.UnchunkableInput`) before any
+    row is made."""
+    return (not family.chunks_exactly(config) and family.chunks_with_lookahead(config)
+            and family.corpus_pass and family.has_corpus_pass_protocol())
+
+
 def chunk_rows(family: MetricFamily, config: Config, hyps: Sequence[Any], streams: Sequence[Sequence[Any]],
-               context: Any, offset: int, where: str = "") -> SegmentStats:
-    """``segment_stats`` of one chunk (under the corpus's ``context`` for a corpus-pass family),
-    its errors renumbered by ``offset``."""
+               context: Any, offset: int, where: str = "", ahead: bool = False) -> SegmentStats:
+    """``segment_stats`` of one chunk (under the corpus's ``context`` for a corpus-pass family; ``ahead``:
+    its last segment is the next chunk's first, context only), its errors renumbered by ``offset``."""
     try:
+        if ahead:
+            return family.segment_stats(hyps, streams, config, context, ahead=True)   # type: ignore[call-arg]
         if context is None:
             return family.segment_stats(hyps, streams, config)
         return family.segment_stats(hyps, streams, config, context)   # type: ignore[call-arg]
@@ -58,8 +71,9 @@ def chunk_rows(family: MetricFamily, config: Config, hyps: Sequence[Any], stream
         raise renumbered(exc, offset, where) from None
 
 
-#: One chunk of a corpus: (segments before it, its hypotheses, its reference streams, error prefix).
-Chunk = tuple[int, Sequence[Any], Sequence[Sequence[Any]], str]
+#: One chunk of a corpus: (segments before it, its hypotheses, its reference streams, error prefix,
+#: whether its last segment is the next chunk's first, context only: :func:`reads_ahead`).
+Chunk = tuple[int, Sequence[Any], Sequence[Sequence[Any]], str, bool]
 
 
 def merged_context(family: MetricFamily, config: Config, chunks: Iterable[Chunk]) -> Any:
@@ -68,9 +82,10 @@ def merged_context(family: MetricFamily, config: Config, chunks: Iterable[Chunk]
     caller finishes it (``finish_context``) once the whole corpus is merged. No chunk (an empty shard)
     gives the family's empty part, ``merge_contexts([])``."""
     merged: Any = None
-    for offset, hyps, streams, where in chunks:
+    for offset, hyps, streams, where, ahead in chunks:
         try:
-            part = family.context_part(hyps, streams, config)
+            part = (family.context_part(hyps, streams, config, ahead=True) if ahead
+                    else family.context_part(hyps, streams, config))
         except (InputError, ToolBehaviourError) as exc:
             raise renumbered(exc, offset, where) from None
         merged = part if merged is None else family.merge_contexts([merged, part], config)
@@ -93,7 +108,7 @@ def rows_of_lists(family: MetricFamily, config: Config, hyps: Sequence[Any], str
 
     context: Any = None
     if family.corpus_pass:
-        merged = merged_context(family, config, ((start, *chunk(start), "") for start in starts))
+        merged = merged_context(family, config, ((start, *chunk(start), "", False) for start in starts))
         context = family.finish_context(merged, config)
     stack = RowStack(n)
     for start in starts:

@@ -40,7 +40,8 @@ from assay.metrics.bleu.family import FAMILY as BLEU
 from assay.metrics.cider.family import FAMILY as CIDER
 from assay.metrics.cider.knobs import KNOBS as CIDER_KNOBS, TOKENIZE_CHOICES
 from assay.metrics.cider.rows import image_spans, reference_spans
-from assay.metrics.cider.tokens import PTB, caption_side, caption_tokens, group_refs, line_ahead, narrow, ptb_batch
+from assay.metrics.cider.tokens import (PTB, caption_side, caption_tokens, check_chunkable, group_refs, narrow,
+                                        ptb_batch, split_next)
 from assay.metrics.meteor.family import FAMILY as METEOR
 from assay.metrics.rouge.family import FAMILY as ROUGE
 from assay.profiles.registry import get_profile
@@ -132,45 +133,61 @@ def meteor_profile() -> str | None:
     return None
 
 
-class _MeteorRows:
-    """The composite's METEOR: rows made part by part (the whole corpus, or the PTB path's chunks), each
-    part chunk by chunk as the engine makes any family's (:func:`rows_of_lists`: METEOR's alignment
-    working set is one chunk's, not a million images'; 7.3 GB at 1M images before), then the corpus
-    value and the per-image values, put in the statistics' context. The profile's corpus and sentence
-    configurations are the same when it has no sentence-level knobs; otherwise two passes. A missing
-    resource (``meteor=auto``) leaves METEOR out with its reason, never estimated."""
+class _Meteor:
+    """The composite's METEOR as columns of its rows: per image, the statistics rows of the METEOR
+    profile's corpus configuration (columns ``meteor:*``) and, when the profile has sentence-level
+    knobs, of its sentence configuration (``meteor_sentence:*``). The corpus value is METEOR's score of
+    the rows, the per-image values its sentence scores: computed from any chunk, shard or subset of
+    rows like BLEU's, CIDEr's and ROUGE-L's (so METEOR never keeps the composite from being scored in
+    chunks; 7.3 GB at 1M images when it did). A missing resource (``meteor=auto``) leaves METEOR out
+    with its reason (``context["meteor_missing"]``), never estimated."""
 
-    def __init__(self, profile: str | None) -> None:
-        self.profile = profile
-        self.missing: str | None = None
-        self.configs: list[Config] = []
-        self.parts: list[list[SegmentStats]] = []
-        if profile is not None:
-            config, prof = make_config("meteor", profile, "corpus")
-            self.configs = [config] + ([make_config("meteor", profile, "sentence")[0]] if prof.sentence_knobs else [])
-            self.parts = [[] for _ in self.configs]
+    def __init__(self, config: Config) -> None:
+        self.profile = meteor_profile() if config.meteor == "auto" else None
+        self.configs: list[tuple[str, Config]] = []
+        if self.profile is not None:
+            corpus, prof = make_config("meteor", self.profile, "corpus")
+            self.configs = [("meteor", corpus)]
+            if prof.sentence_knobs:
+                self.configs.append(("meteor_sentence", make_config("meteor", self.profile, "sentence")[0]))
 
-    def add(self, hyps: list[str], streams: list[list[str | None]]) -> None:
-        """The rows of the next part of the corpus (tokenised captions and reference streams)."""
-        if self.profile is None or self.missing is not None:
-            return
+    def rows(self, hyps: list[str], streams: list[list[str | None]]) -> tuple[tuple[str, ...], np.ndarray, str | None]:
+        """The METEOR columns and rows of these images (tokenised captions and reference streams), made
+        chunk by chunk (:func:`rows_of_lists`), and the reason METEOR is missing (None: it is not)."""
+        columns: list[str] = []
+        blocks: list[np.ndarray] = []
         try:
-            for config, parts in zip(self.configs, self.parts):
-                parts.append(rows_of_lists(METEOR, config, hyps, streams))
+            for prefix, config in self.configs:
+                stats = rows_of_lists(METEOR, config, hyps, streams)
+                columns.extend(f"{prefix}:{c}" for c in stats.columns)
+                blocks.append(stats.rows)
         except MissingDependencyError as exc:
-            self.missing = str(exc)
+            return (), np.zeros((len(hyps), 0)), str(exc)
+        return tuple(columns), (np.hstack(blocks) if blocks else np.zeros((len(hyps), 0))), None
 
-    def put_into(self, context: dict[str, Any]) -> None:
-        """``context["meteor"]`` (profile, corpus value, per-image values) or ``context["meteor_missing"]``."""
-        if self.profile is None:
-            return
-        if self.missing is not None:
-            context["meteor_missing"] = self.missing
-            return
-        stats = [SegmentStats.concat(parts) for parts in self.parts]
-        corpus = METEOR.score_stats(stats[0], self.configs[0])[0]
-        per_image = METEOR.sentence_stats_scores(stats[-1], self.configs[-1]).values.tolist()
-        context["meteor"] = {"profile": self.profile, "corpus": float(corpus), "per_image": per_image}
+    def put_into(self, context: dict[str, Any], missing: str | None) -> None:
+        """``context["meteor"]`` (the profile) or ``context["meteor_missing"]`` (why it is left out)."""
+        if self.profile is not None:
+            context["meteor_missing" if missing is not None else "meteor"] = missing or self.profile
+
+    @staticmethod
+    def stats(stats: SegmentStats, prefix: str) -> SegmentStats:
+        """The METEOR statistics of the composite's rows under one of its configurations."""
+        index = [i for i, c in enumerate(stats.columns) if c.startswith(prefix + ":")]
+        return SegmentStats(tuple(stats.columns[i][len(prefix) + 1:] for i in index), _columns(stats.rows, index))
+
+    def corpus(self, stats: SegmentStats) -> float | None:
+        """The corpus METEOR of the rows (None when it was not scored)."""
+        if not self.configs or "meteor" not in stats.context:
+            return None
+        return float(METEOR.score_stats(self.stats(stats, "meteor"), self.configs[0][1])[0])
+
+    def per_image(self, stats: SegmentStats) -> np.ndarray | None:
+        """Each row's METEOR (None when it was not scored)."""
+        if not self.configs or "meteor" not in stats.context:
+            return None
+        prefix, config = self.configs[-1]
+        return METEOR.sentence_stats_scores(self.stats(stats, prefix), config).values
 
 
 def bleu_config(config: Config) -> Config:
@@ -188,24 +205,33 @@ class Coco(MetricFamily):
     name = "coco"
     knobset = KNOBS
     corpus_pass = True   # its CIDEr columns carry the whole corpus's document frequencies
-    sentence_blocks = False   # its context's per-image METEOR list is indexed by row number
 
     def chunks_exactly(self, config: Config) -> bool:
         """Chunk by chunk (its first pass is CIDEr's) unless PTB tokenises the captions (the jar reads a
-        batch as one text: :meth:`segment_stats` chunks it itself) or METEOR is scored (its corpus
-        value is computed once, on every image)."""
-        return config.tokenize != PTB and not _meteor_scored(config)
+        batch as one text: then with lookahead, :meth:`chunks_with_lookahead`)."""
+        return config.tokenize != PTB
 
-    def _tokenised(self, hyps: Segments, refs: Refs, config: Config) -> tuple[list[str], list[list[Any]]]:
-        """The captions as the scorers see them: the hypotheses and the reference streams."""
+    def chunks_with_lookahead(self, config: Config) -> bool:
+        """Under PTB a caption's tokens depend on the next caption of its batch and nothing further."""
+        return config.tokenize == PTB
+
+    def _tokenised(self, hyps: Segments, refs: Refs, config: Config, ahead: bool = False
+                   ) -> tuple[list[str], list[list[Any]]]:
+        """The captions as the scorers see them: the hypotheses and the reference streams (``ahead``: the
+        last image is the next chunk's first, its captions only the batches' next lines)."""
+        after: tuple[Any, Any] = (None, None)
+        if ahead:
+            hyps, refs, after = split_next(hyps, refs)
         flat, owner = group_refs(hyps, refs)
-        ref_s = tokenised_strings(list(flat), config)     # COCOEvalCap: gts first, then res, two batches
-        hyp_s = tokenised_strings(list(hyps), config)
+        if config.tokenize == PTB:
+            check_chunkable(hyps, flat, ahead=ahead)
+        ref_s = _strings_before(flat, config, after[1])     # COCOEvalCap: gts first, then res, two batches
+        hyp_s = _strings_before(hyps, config, after[0])
         return hyp_s, _streams(ref_s, owner, len(hyps))
 
     # ------------------------------------------------------------------ the first pass: CIDEr's
-    def context_part(self, hyps: Segments, refs: Refs, config: Config) -> Any:
-        return CIDER.context_part(*self._tokenised(hyps, refs, config), cider_config(config))
+    def context_part(self, hyps: Segments, refs: Refs, config: Config, ahead: bool = False) -> Any:
+        return CIDER.context_part(*self._tokenised(hyps, refs, config, ahead), cider_config(config))
 
     def merge_contexts(self, parts: Sequence[Any], config: Config) -> Any:
         return CIDER.merge_contexts(parts, cider_config(config))
@@ -214,64 +240,65 @@ class Coco(MetricFamily):
         return CIDER.finish_context(merged, cider_config(config))
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
-                      context: Mapping[str, Any] | None = None) -> SegmentStats:
+                      context: Mapping[str, Any] | None = None, ahead: bool = False) -> SegmentStats:
         """One row per image; ``context`` (:meth:`finish_context`) fixes CIDEr's document frequencies
-        (chunks of one corpus). Under PTB a corpus of more than ``PTB_CHUNK_IMAGES`` images is
-        tokenised and scored chunk by chunk (:meth:`_ptb_in_chunks`), to the same rows and METEOR."""
-        if context is None and config.tokenize == PTB and len(hyps) > PTB_CHUNK_IMAGES:
+        (chunks of one corpus); ``ahead``: the last image is the next chunk's first, context only. Under
+        PTB a corpus of more than ``PTB_CHUNK_IMAGES`` images is tokenised and scored chunk by chunk
+        (:meth:`_ptb_in_chunks`), to the same rows."""
+        if context is None and not ahead and config.tokenize == PTB and len(hyps) > PTB_CHUNK_IMAGES:
             flat, owner = group_refs(hyps, refs)
             if not has_line_breaks(flat) and not has_line_breaks(hyps):
                 return self._ptb_in_chunks(hyps, flat, owner, config)
             del flat, owner
-        hyp_s, streams = self._tokenised(hyps, refs, config)
+        hyp_s, streams = self._tokenised(hyps, refs, config, ahead)
         # the three scorers read the tokenised strings themselves: BLEU and CIDEr split them with
         # str.split() (their id encoders, no token lists), ROUGE-L with split(" ")
         cider = CIDER.segment_stats(hyp_s, streams, cider_config(config), context)
         bleu = BLEU.segment_stats(hyp_s, streams, bleu_config(config))
         rouge = _rouge_rows(hyp_s, streams, config.rouge_beta)
-        columns = _columns_of(bleu, cider)
-        rows = np.hstack([bleu.rows, rouge, cider.rows])
+        meteor = _Meteor(config)
+        meteor_columns, meteor_rows, missing = meteor.rows(hyp_s, streams)
+        rows = np.hstack([bleu.rows, rouge, cider.rows, meteor_rows])
         context = _context_of(bleu, cider, config)
-        meteor = _MeteorRows(meteor_profile() if config.meteor == "auto" else None)
-        meteor.add(hyp_s, streams)
-        meteor.put_into(context)
-        return SegmentStats(columns, rows, context)
+        meteor.put_into(context, missing)
+        return SegmentStats(_columns_of(bleu, cider) + meteor_columns, rows, context)
 
     def _ptb_in_chunks(self, hyps: Segments, flat: list[Any], owner: np.ndarray, config: Config) -> SegmentStats:
         """The rows of :meth:`segment_stats` under PTB, ``PTB_CHUNK_IMAGES`` images at a time: each
         chunk's captions tokenised with the caption after them in each batch as context
-        (:func:`~assay.metrics.cider.tokens.line_ahead`; no caption holds a line break), its BLEU and
-        ROUGE-L rows and METEOR's (:class:`_MeteorRows`) made, its tokenised captions kept only as token
-        ids (1-4 bytes a token) for CIDEr, whose document frequencies need every chunk first
-        (``stats_of_parts``: the rows of ``CIDER.segment_stats`` on the same strings). One PTB pass;
-        the rows laid out once."""
+        (:func:`_strings_before`; no caption holds a line break), its BLEU, ROUGE-L and METEOR rows made,
+        its tokenised captions kept only as token ids (1-4 bytes a token) for CIDEr, whose document
+        frequencies need every chunk first (``stats_of_parts``: the rows of ``CIDER.segment_stats`` on
+        the same strings). One PTB pass; the rows laid out once."""
         n = len(hyps)
         spans = image_spans(n, PTB_CHUNK_IMAGES)
         c_config = cider_config(config)
+        cider_width = len(CIDER.columns(c_config))
         vocab: dict[str, int] = {}
         hyp_parts: list[Encoded] = []
         ref_parts: list[Encoded] = []
-        meteor = _MeteorRows(meteor_profile() if config.meteor == "auto" else None)
+        meteor = _Meteor(config)
         rows: np.ndarray | None = None
         for (a, b), (ra, rb) in zip(spans, reference_spans(owner, n, spans)):
-            ref_s = _ptb_part(flat, ra, rb, config)
-            hyp_s = _ptb_part(hyps, a, b, config)
+            ref_s = _strings_before(flat[ra:rb], config, flat[rb] if rb < len(flat) else None)
+            hyp_s = _strings_before(hyps[a:b], config, hyps[b] if b < n else None)
             streams = _streams(ref_s, owner[ra:rb] - a, b - a)
             bleu = BLEU.segment_stats(hyp_s, streams, bleu_config(config))
+            meteor_columns, meteor_rows, missing = meteor.rows(hyp_s, streams)
+            width = len(bleu.columns) + 3
             if rows is None:
-                width = len(bleu.columns) + 3
-                rows = np.empty((n, width + len(CIDER.columns(c_config))))
+                rows = np.empty((n, width + cider_width + meteor_rows.shape[1]))
             rows[a:b, :width - 3] = bleu.rows
             rows[a:b, width - 3:width] = _rouge_rows(hyp_s, streams, config.rouge_beta)
-            meteor.add(hyp_s, streams)
+            rows[a:b, width + cider_width:] = meteor_rows
             hyp_parts.append(narrow(caption_side(hyp_s, c_config, vocab), len(vocab)))
             ref_parts.append(narrow(caption_side(ref_s, c_config, vocab), len(vocab)))
         del flat
         cider = CIDER.stats_of_parts(hyp_parts, ref_parts, list(vocab), owner, c_config)
-        rows[:, width:] = cider.rows
+        rows[:, width:width + cider_width] = cider.rows
         context = _context_of(bleu, cider, config)
-        meteor.put_into(context)
-        return SegmentStats(_columns_of(bleu, cider), rows, context)
+        meteor.put_into(context, missing)
+        return SegmentStats(_columns_of(bleu, cider) + meteor_columns, rows, context)
 
     @staticmethod
     def _parts(stats: SegmentStats) -> tuple[SegmentStats, np.ndarray, SegmentStats]:
@@ -290,9 +317,9 @@ class Coco(MetricFamily):
         _, bc = BLEU.score_stats(bleu, bleu_config(config))
         cider_value, cc = CIDER.score_stats(cider, cider_config(config))
         comp: dict[str, Any] = {f"Bleu_{n}": bc[f"Bleu_{n}"] for n in range(1, 5)}
-        meteor = stats.context.get("meteor")
-        if meteor is not None and len(stats) == len(meteor["per_image"]):
-            comp["METEOR"] = meteor["corpus"]
+        meteor = _Meteor(config).corpus(stats)
+        if meteor is not None:
+            comp["METEOR"] = meteor
         comp["ROUGE_L"] = float(rouge[:, 2].mean())
         comp["CIDEr"] = cider_value
         comp["images"] = len(stats)
@@ -304,28 +331,23 @@ class Coco(MetricFamily):
         return cider_value, comp
 
     def sentence_stats_scores(self, stats: SegmentStats, config: Config) -> RowScores:
-        """Per image, as COCOEvalCap's ``evalImgs``: sentence Bleu_1..4, ROUGE_L, CIDEr (the value)."""
+        """Per image, as COCOEvalCap's ``evalImgs``: sentence Bleu_1..4, METEOR, ROUGE_L, CIDEr (the value)."""
         bleu, rouge, cider = self._parts(stats)
         cider_values = CIDER.sentence_stats_scores(cider, cider_config(config)).values
         return RowScores(cider_values, partial(_image_components, BLEU.sentence_stats_scores(bleu, bleu_config(config)),
-                                               stats.context.get("meteor"), rouge, cider_values))
+                                               _Meteor(config).per_image(stats), rouge, cider_values))
 
 
 #: images tokenised and scored at a time under PTB when a corpus has more (:meth:`Coco._ptb_in_chunks`)
 PTB_CHUNK_IMAGES = 50_000
 
 
-def _meteor_scored(config: Config) -> bool:
-    """Whether METEOR is scored (``meteor=auto`` and a METEOR 1.5 profile exists)."""
-    return config.meteor == "auto" and meteor_profile() is not None
-
-
-def _ptb_part(captions: Sequence[Any], a: int, b: int, config: Config) -> list[str]:
-    """:func:`tokenised_strings` of ``captions[a:b]``, one wrapper batch's part (the caption after it
-    tokenised too, as the jar's next line, and dropped)."""
-    part, ahead = line_ahead(captions, a, b, True)
-    out = tokenised_strings(list(part), config)
-    return out[:-1] if ahead else out
+def _strings_before(captions: Sequence[Any], config: Config, after: Any) -> list[str]:
+    """:func:`tokenised_strings` of ``captions``, part of a longer wrapper batch under PTB: tokenised with
+    ``after`` (the caption that follows them; None: the batch ends) as the jar's next line, dropped."""
+    if after is None or config.tokenize != PTB:
+        return tokenised_strings(list(captions), config)
+    return tokenised_strings([*captions, after], config)[:-1]
 
 
 def _columns_of(bleu: SegmentStats, cider: SegmentStats) -> tuple[str, ...]:
@@ -346,12 +368,12 @@ def _columns(rows: np.ndarray, index: list[int]) -> np.ndarray:
     return rows[:, index]
 
 
-def _image_components(bleu: RowScores, meteor: dict[str, Any] | None, rouge: np.ndarray, cider: np.ndarray,
+def _image_components(bleu: RowScores, meteor: np.ndarray | None, rouge: np.ndarray, cider: np.ndarray,
                       i: int) -> dict[str, Any]:
     bc = bleu.components(i)
     comp: dict[str, Any] = {f"Bleu_{n}": bc[f"Bleu_{n}"] for n in range(1, 5)}
     if meteor is not None:
-        comp["METEOR"] = meteor["per_image"][i]
+        comp["METEOR"] = float(meteor[i])
     comp.update(ROUGE_L=float(rouge[i, 2]), CIDEr=float(cider[i]))
     return comp
 

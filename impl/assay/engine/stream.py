@@ -15,10 +15,14 @@ engine (:mod:`assay.engine.dask_engine`), so both give the same rows and the sam
 
 Families whose rows depend on the whole corpus (``MetricFamily.corpus_pass``: NIST's information
 weights, CIDEr's document frequencies) are read twice: a first pass over the chunks builds the
-corpus's context (:func:`corpus_context`), the second makes rows under it. A corpus-pass family
-without that protocol (the COCO composite), a configuration whose tokens depend on neighbouring
-lines (``MetricFamily.chunks_exactly``: CIDEr under PTB) and standard input (``-``, which cannot be
-surveyed before it is read) are read whole (:func:`read_shards`).
+corpus's context (:func:`corpus_context`), the second makes rows under it. A configuration whose
+tokens depend on the next line (``MetricFamily.chunks_with_lookahead``: CIDEr and the COCO composite
+under PTB, whose jar reads one line ahead) gets each chunk with the segment after it appended, the
+next chunk's first or, after a shard's last chunk, the next non-empty shard's first
+(:func:`shard_segments`); the family uses it as context only. Text that makes that too little (a
+caption holding ``\\r``: :class:`~assay.core.errors.UnchunkableInput`, found by the first pass) is
+scored whole, as are configurations that chunk neither way and standard input (``-``, which cannot
+be surveyed before it is read): :func:`read_shards`.
 
 Errors a family raises about a segment of a chunk (``segment 3``, ``document 3``) are renumbered to
 the segment's line in the files (of a sharded corpus: in the shard, whose hypothesis file the
@@ -30,13 +34,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 
-from assay.core.errors import InputError
+from assay.core.errors import InputError, UnchunkableInput
 from assay.core.io import ControlChar
 from assay.core.score import Score
 from assay.core.segment_stream import CHUNK_LINES, ControlTally, FileSurvey, iter_chunks, survey
 from assay.core.stats import SegmentStats
 from assay.engine import api
-from assay.engine.chunks import RowStack, chunk_rows, chunkable, merged_context
+from assay.engine.chunks import RowStack, chunk_rows, chunkable, merged_context, reads_ahead
 
 
 @dataclass
@@ -83,9 +87,10 @@ def pair_shards(hyp: str | Sequence[str], refs: Sequence[str | Sequence[str]]) -
 
 def streamable(configured: api.Configured, paths: Sequence[str]) -> bool:
     """Whether files can be scored in chunks under this configuration: not standard input; a
-    corpus-pass family only with its first-pass protocol, and never where a chunk boundary would
-    change tokens (``MetricFamily.chunks_exactly``)."""
-    return "-" not in paths and chunkable(configured.family, configured.config)
+    corpus-pass family only with its first-pass protocol; where a chunk boundary would change tokens
+    (``MetricFamily.chunks_exactly``) only with one segment of lookahead (:func:`reads_ahead`)."""
+    family, config = configured.family, configured.config
+    return "-" not in paths and (chunkable(family, config) or reads_ahead(family, config))
 
 
 def corpus_context(configured: api.Configured, shards: Sequence[Shard], surveys: Sequence[Sequence[FileSurvey]],
@@ -94,11 +99,11 @@ def corpus_context(configured: api.Configured, shards: Sequence[Shard], surveys:
     chunk by chunk): ``finish_context(merge_contexts(context_part(chunk) ...))``."""
     family, config = configured.family, configured.config
     sharded = len(shards) > 1
-    chunks = ((first - 1, hyps, streams, shard_label(shard, sharded))
-              for shard, shard_surveys in zip(shards, surveys)
-              for first, hyps, streams in shard_text(shard_surveys, encoding, chunk_lines, chops(configured),
-                                                     notes_of(shard_surveys, encoding)))   # notes: the second pass's
-    return family.finish_context(merged_context(family, config, chunks), config)
+    chunks = ((first - 1, hyps, streams, shard_label(shard, sharded), ahead)
+              for shard, shard_surveys, following in zip(shards, surveys, following_shards(surveys))
+              for first, hyps, streams, ahead in shard_segments(configured, shard_surveys, encoding, chunk_lines,
+                                                                notes_of(shard_surveys, encoding), following))
+    return family.finish_context(merged_context(family, config, chunks), config)   # notes: the second pass's
 
 
 def survey_aligned(hyp_path: str, ref_paths: Sequence[str], encoding: str, allow_empty: bool = False
@@ -147,19 +152,76 @@ def shard_text(surveys: Sequence[FileSurvey], encoding: str, chunk_lines: int, c
         yield first, columns[0], columns[1:]
 
 
+#: one segment of a corpus: its hypothesis and its references (one per stream)
+Segment = tuple[str, list[str]]
+
+
+def shard_segments(configured: api.Configured, surveys: Sequence[FileSurvey], encoding: str, chunk_lines: int,
+                   notes: Sequence[FileNotes], following: Sequence[FileSurvey] | None = None
+                   ) -> Iterator[tuple[int, list[str], list[list[str]], bool]]:
+    """``(first line, hypotheses, reference streams, ahead)`` per chunk of one shard (:func:`shard_text`).
+    When the configuration reads ahead (:func:`reads_ahead`), each chunk but the corpus's last comes
+    with the segment after it appended (``ahead`` True): the next chunk's first or, after the shard's
+    last chunk, the first segment of ``following`` (the next non-empty shard's files:
+    :func:`following_shards`)."""
+    chop = chops(configured)
+    text = shard_text(surveys, encoding, chunk_lines, chop, notes)
+    if not reads_ahead(configured.family, configured.config):
+        for first, hyps, streams in text:
+            yield first, hyps, streams, False
+        return
+    held: tuple[int, list[str], list[list[str]]] | None = None
+    for chunk in text:
+        if held is not None:
+            yield _with_segment(held, (chunk[1][0], [lines[0] for lines in chunk[2]]))
+        held = chunk
+    if held is not None:
+        after = None if following is None else first_segment(following, encoding, chop)
+        yield (*held, False) if after is None else _with_segment(held, after)
+
+
+def _with_segment(chunk: tuple[int, list[str], list[list[str]]], segment: Segment
+                  ) -> tuple[int, list[str], list[list[str]], bool]:
+    first, hyps, streams = chunk
+    hyps.append(segment[0])
+    for lines, ref in zip(streams, segment[1]):
+        lines.append(ref)
+    return first, hyps, streams, True
+
+
+def first_segment(surveys: Sequence[FileSurvey], encoding: str, chop: bool) -> Segment | None:
+    """The first segment of a shard's files (None when it is empty), read as the shard reader reads it."""
+    for _, hyps, streams in shard_text(surveys, encoding, 1, chop, notes_of(surveys, encoding)):
+        return hyps[0], [lines[0] for lines in streams]
+    return None
+
+
+def following_shards(surveys: Sequence[Sequence[FileSurvey]]) -> list[Sequence[FileSurvey] | None]:
+    """For each shard, the surveys of the next shard that has a segment (None after the last): where a
+    reading-ahead configuration finds the segment after the shard's last chunk."""
+    out: list[Sequence[FileSurvey] | None] = []
+    nxt: Sequence[FileSurvey] | None = None
+    for shard_surveys in reversed(surveys):
+        out.append(nxt)
+        if shard_surveys[0].n_lines:
+            nxt = shard_surveys
+    return out[::-1]
+
+
 def notes_of(surveys: Sequence[FileSurvey], encoding: str) -> list[FileNotes]:
     """Fresh notes for the files of ``surveys`` (filled while their text is read)."""
     return [FileNotes(s.path, s.bom, s.bom and encoding == "utf-8-sig") for s in surveys]
 
 
 def shard_chunks(configured: api.Configured, surveys: Sequence[FileSurvey], encoding: str, chunk_lines: int,
-                 notes: Sequence[FileNotes], *, where: str = "", context: Mapping[str, Any] | None = None
-                 ) -> Iterator[tuple[int, SegmentStats]]:
+                 notes: Sequence[FileNotes], *, where: str = "", context: Mapping[str, Any] | None = None,
+                 following: Sequence[FileSurvey] | None = None) -> Iterator[tuple[int, SegmentStats]]:
     """``(first line, rows)`` per chunk of one shard. ``where`` prefixes errors (the shard, when
-    the corpus has several); ``context`` is the whole corpus's first pass (corpus-pass families)."""
+    the corpus has several); ``context`` is the whole corpus's first pass (corpus-pass families);
+    ``following``: the next non-empty shard's files (:func:`shard_segments`)."""
     family, config = configured.family, configured.config
-    for first, hyps, streams in shard_text(surveys, encoding, chunk_lines, chops(configured), notes):
-        yield first, chunk_rows(family, config, hyps, streams, context, first - 1, where)
+    for first, hyps, streams, ahead in shard_segments(configured, surveys, encoding, chunk_lines, notes, following):
+        yield first, chunk_rows(family, config, hyps, streams, context, first - 1, where, ahead)
 
 
 def shard_label(shard: Shard, sharded: bool) -> str:
@@ -186,13 +248,17 @@ def score_files(configured: api.Configured, hyp_path: str | Sequence[str], ref_p
     stack = RowStack(sum(counts))
     all_notes: list[FileNotes] = []
     offset = 0
-    first_pass = (corpus_context(configured, shards, surveys, encoding, chunk_lines) if family.corpus_pass
-                  else None)
-    for shard, shard_surveys, count in zip(shards, surveys, counts):
+    try:
+        first_pass = (corpus_context(configured, shards, surveys, encoding, chunk_lines) if family.corpus_pass
+                      else None)
+    except UnchunkableInput:       # the text rules chunks out (found before any row): the corpus whole
+        return score_whole(configured, hyp_path, ref_paths, encoding=encoding, sentence=sentence, width=width,
+                           emit=emit)
+    for shard, shard_surveys, count, following in zip(shards, surveys, counts, following_shards(surveys)):
         notes = notes_of(shard_surveys, encoding)
         all_notes.extend(notes)
         for first, stats in shard_chunks(configured, shard_surveys, encoding, chunk_lines, notes,
-                                         where=shard_label(shard, sharded), context=first_pass):
+                                         where=shard_label(shard, sharded), context=first_pass, following=following):
             if sentence:
                 for s in api.sentence_scores_from_stats(configured, stats, nrefs, width):
                     (emit or _discard)(s)
@@ -223,6 +289,19 @@ def read_shards(hyp_path: str | Sequence[str], ref_paths: Sequence[str | Sequenc
             for out, lines in zip(streams, chunk_streams):
                 out.extend(lines)
     return hyps, streams, all_notes
+
+
+def score_whole(configured: api.Configured, hyp_path: str | Sequence[str], ref_paths: Sequence[str | Sequence[str]],
+                *, encoding: str = "utf-8", sentence: bool = False, width: int | None = None,
+                emit: Callable[[Score], None] | None = None) -> tuple[Score | None, list[FileNotes]]:
+    """:func:`score_files` on the whole corpus read at once (:func:`read_shards`), for text that rules
+    chunks out; the same results and notes."""
+    hyps, streams, notes = read_shards(hyp_path, ref_paths, encoding=encoding, chop=chops(configured))
+    if not sentence:
+        return api.score_configured(configured, hyps, streams, width=width), notes
+    for s in api.sentence_scores_configured(configured, hyps, streams, width=width):
+        (emit or _discard)(s)
+    return None, notes
 
 
 def _discard(_: Any) -> None:

@@ -44,9 +44,11 @@ def score_shards(session: Session, configured: api.Configured, hyp: str | Sequen
     api.check_max_refs(configured.profile, len(shards[0].refs))
     spec = tasks.ConfigSpec.of(configured)
     context = None
+    following = stream.following_shards(surveys)
     if family.corpus_pass:
         firsts = session.map(tasks.file_context_part,
-                             [(spec, s, v, encoding, chunk_lines, sharded) for s, v in zip(shards, surveys)],
+                             [(spec, s, v, encoding, chunk_lines, sharded, f)
+                              for s, v, f in zip(shards, surveys, following)],
                              stage="first-pass")
         merged = session.tree_reduce(firsts, tasks.merge_contexts, spec, stage="merge")
         context = session.submit(tasks.finish_context, spec, merged, stage="context", index=0, track=False)
@@ -56,7 +58,7 @@ def score_shards(session: Session, configured: api.Configured, hyp: str | Sequen
 
     def part(index: int, part_mode: str) -> Any:
         return session.submit(tasks.file_part, spec, index, shards[index], surveys[index], encoding, chunk_lines,
-                              sharded, part_mode, context, stage=f"rows-{part_mode}", index=index)
+                              sharded, part_mode, context, following[index], stage=f"rows-{part_mode}", index=index)
 
     leaves = [part(i, mode) for i in range(len(shards))]
     n_refs = str(len(shards[0].refs))

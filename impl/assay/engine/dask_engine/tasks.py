@@ -85,31 +85,35 @@ def survey_shard(shard: stream.Shard, encoding: str, sharded: bool) -> list[File
 
 
 def file_part(spec: ConfigSpec, index: int, shard: stream.Shard, surveys: Sequence[FileSurvey], encoding: str,
-              chunk_lines: int, sharded: bool, mode: str, context: Mapping[str, Any] | None = None) -> Part | Failure:
+              chunk_lines: int, sharded: bool, mode: str, context: Mapping[str, Any] | None = None,
+              following: Sequence[FileSurvey] | None = None) -> Part | Failure:
     """Shard ``index`` read in chunks (:func:`assay.engine.stream.shard_chunks`: the single-process
-    reader) and reduced to a :class:`Part` (``mode``: ``sum`` or ``rows``)."""
+    reader; ``following``: the next non-empty shard's files, whose first segment a reading-ahead
+    configuration appends to the shard's last chunk) and reduced to a :class:`Part` (``mode``: ``sum``
+    or ``rows``)."""
     def run() -> Part:
         configured = spec.configured()
         notes = stream.notes_of(surveys, encoding)
         blocks = [stats for _, stats in stream.shard_chunks(configured, surveys, encoding, chunk_lines, notes,
                                                             where=stream.shard_label(shard, sharded),
-                                                            context=context)]
+                                                            context=context, following=following)]
         return make_part(index, blocks, mode, keep_context=index == 0, notes=notes)
     return _as_value(run)
 
 
 def file_context_part(spec: ConfigSpec, shard: stream.Shard, surveys: Sequence[FileSurvey], encoding: str,
-                      chunk_lines: int, sharded: bool) -> Any:
-    """A corpus-pass family's first pass over one shard (its chunks' parts, merged)."""
+                      chunk_lines: int, sharded: bool, following: Sequence[FileSurvey] | None = None) -> Any:
+    """A corpus-pass family's first pass over one shard (its chunks' parts, merged; ``following`` as
+    for :func:`file_part`)."""
     def run() -> Any:
         configured = spec.configured()
         family, config = configured.family, configured.config
         notes = stream.notes_of(surveys, encoding)
         where = stream.shard_label(shard, sharded)
         return chunks.merged_context(family, config, (
-            (first - 1, hyps, streams, where)
-            for first, hyps, streams in stream.shard_text(surveys, encoding, chunk_lines, stream.chops(configured),
-                                                          notes)))
+            (first - 1, hyps, streams, where, ahead)
+            for first, hyps, streams, ahead in stream.shard_segments(configured, surveys, encoding, chunk_lines,
+                                                                     notes, following)))
     return _as_value(run)
 
 

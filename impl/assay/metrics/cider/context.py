@@ -23,7 +23,7 @@ from assay.metrics.cider.idf import (DocumentFrequencies, Run, load_idf_corpus, 
                                      reference_frequencies)
 from assay.text.ngram_table import NgramTable
 from assay.metrics.cider.rows import EVALUATED
-from assay.metrics.cider.tokens import caption_side, group_refs
+from assay.metrics.cider.tokens import PTB, caption_side_before, check_chunkable, group_refs, split_next
 
 NO_REFERENCE_NGRAMS = ("no reference caption has a token: pycocoevalcap's CiderScorer takes max() of an empty "
                        "document-frequency table")
@@ -44,12 +44,20 @@ class CiderPart:
         return None if not self.runs else merge_runs(self.runs)
 
 
-def context_part(hyps: Segments, refs: Refs, config: Config) -> CiderPart:
+def context_part(hyps: Segments, refs: Refs, config: Config, ahead: bool = False) -> CiderPart:
+    """``ahead``: the last image is the next chunk's first, its first reference the batch's next line
+    (context only); the chunk's hypotheses are checked too (:func:`check_chunkable`: the first pass
+    finds a line break that rules out chunks before any row is made)."""
+    after = None
+    if ahead:
+        hyps, refs, (_, after) = split_next(hyps, refs)
     flat, owner = group_refs(hyps, refs)
+    if ahead and config.tokenize == PTB:
+        check_chunkable(hyps, flat, ahead=True)
     if config.idf_corpus is not None:
         return CiderPart(len(hyps), None)
     vocab: dict[str, int] = {}
-    side = caption_side(flat, config, vocab)
+    side = caption_side_before(flat, config, vocab, after)
     table = reference_frequencies(side, list(vocab), owner, config.max_ngram_order)
     return CiderPart(len(hyps), ((len(hyps), table),))
 

@@ -66,13 +66,14 @@ from assay.metrics.cider.context import NO_REFERENCE_NGRAMS, CiderPart, context_
 from assay.metrics.cider.idf import DocumentFrequencies, load_idf_corpus
 from assay.metrics.cider.knobs import KNOBS, TOKENIZE_CHOICES
 from assay.metrics.cider.rows import EVALUATED, chunked_rows, cider_rows, image_spans, reference_spans
-from assay.metrics.cider.tokens import PTB, caption_parts, caption_side, caption_tokens, group_refs, ptb_batch
+from assay.metrics.cider.tokens import (PTB, caption_parts, caption_side, caption_tokens, group_refs, ptb_batch,
+                                        split_next)
 
 #: images whose rows are made at once; more are made chunk by chunk (:func:`~.rows.chunked_rows`: the
 #: n-gram codes of a chunk, ~100 MB, instead of the whole corpus's), their captions tokenised chunk by
 #: chunk too (:func:`~.tokens.caption_parts`: the corpus keeps 1 to 4 bytes a token between the passes).
-#: The engine hands the family at most ``CHUNK_LINES`` images at a time anyway, except for
-#: ``tokenize=ptb`` (one jar batch, scored whole: the parts read the caption after them).
+#: The engine hands the family at most ``CHUNK_LINES`` images at a time anyway (under ``tokenize=ptb``, one
+#: jar batch, with the caption after them: ``chunks_with_lookahead``), except for Python lists under PTB.
 CHUNK_IMAGES = 50_000
 
 __all__ = ["FAMILY", "KNOBS", "PTB", "TOKENIZE_CHOICES", "Cider", "DocumentFrequencies", "caption_tokens",
@@ -100,20 +101,28 @@ class Cider(MetricFamily):
 
     def chunks_exactly(self, config: Config) -> bool:
         """PTB tokenisation reads the batch as one text (the jar looks past a line end after a
-        sentence-final abbreviation), so ``tokenize=ptb`` is scored whole."""
+        sentence-final abbreviation), so ``tokenize=ptb`` chunks only with lookahead."""
         return config.tokenize != PTB
 
+    def chunks_with_lookahead(self, config: Config) -> bool:
+        """Under PTB a caption's tokens depend on the next caption of its batch and nothing further."""
+        return config.tokenize == PTB
+
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
-                      context: Mapping[str, Any] | None = None) -> SegmentStats:
+                      context: Mapping[str, Any] | None = None, ahead: bool = False) -> SegmentStats:
         """One row per image. ``context`` (:meth:`finish_context`, or the context of an earlier call)
-        fixes the document frequencies, e.g. to score chunks of one corpus with the whole corpus's idf."""
+        fixes the document frequencies, e.g. to score chunks of one corpus with the whole corpus's idf;
+        ``ahead``: the last image is the next chunk's first, context only (``chunks_with_lookahead``)."""
+        after: tuple[Any, Any] = (None, None)
+        if ahead:
+            hyps, refs, after = split_next(hyps, refs)
         flat, owner = group_refs(hyps, refs)
         vocab: dict[str, int] = {}
         n_img = len(hyps)
-        if n_img > CHUNK_IMAGES:      # bounded memory: tokenised and scored chunk by chunk
+        if n_img > CHUNK_IMAGES or ahead:      # bounded memory: tokenised and scored chunk by chunk
             spans = image_spans(n_img, CHUNK_IMAGES)
-            hyp_parts = caption_parts(hyps, config, vocab, spans)
-            ref_parts = caption_parts(flat, config, vocab, reference_spans(owner, n_img, spans))
+            hyp_parts = caption_parts(hyps, config, vocab, spans, after[0])
+            ref_parts = caption_parts(flat, config, vocab, reference_spans(owner, n_img, spans), after[1])
         else:
             hyp_parts, ref_parts = [caption_side(hyps, config, vocab)], [caption_side(flat, config, vocab)]
         del flat
@@ -155,9 +164,9 @@ class Cider(MetricFamily):
         return SegmentStats(columns, rows, {"df": used, "idf": label})
 
     # ------------------------------------------------------------------ the first pass, as a reduction
-    def context_part(self, hyps: Segments, refs: Refs, config: Config) -> CiderPart:
+    def context_part(self, hyps: Segments, refs: Refs, config: Config, ahead: bool = False) -> CiderPart:
         """A chunk's images and the document frequencies of its references (:mod:`.context`)."""
-        return context_part(hyps, refs, config)
+        return context_part(hyps, refs, config, ahead)
 
     def merge_contexts(self, parts: Sequence[CiderPart], config: Config) -> CiderPart:
         return merge_parts(parts)

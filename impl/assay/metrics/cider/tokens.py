@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from assay.core.errors import InputError
+from assay.core.errors import InputError, UnchunkableInput
 from assay.core.gcpause import collector_paused
 from assay.metrics.cider.vectors import split_encode
 from assay.core.family import Refs, Segments
@@ -58,41 +58,65 @@ def caption_side(segments: Sequence[Any], config: Mapping[str, Any], vocab: dict
     return encode(caption_tokens(segments, config), vocab)
 
 
+def caption_side_before(segments: Sequence[Any], config: Mapping[str, Any], vocab: dict[str, int],
+                        after: Any = None) -> Encoded:
+    """:func:`caption_side` of ``segments`` as part of a longer wrapper batch: under PTB tokenised with
+    ``after`` (the caption that follows them in the batch; None: the batch ends with them) as the jar's
+    next line, the only context it reads across a line end, whose tokens are then dropped."""
+    if after is None or config["tokenize"] != PTB:
+        return caption_side(segments, config, vocab)
+    side = caption_side([*segments, after], config, vocab)
+    return Encoded(side.ids[:int(side.offsets[-2])], side.offsets[:-1])
+
+
 def caption_parts(segments: Sequence[Any], config: Mapping[str, Any], vocab: dict[str, int],
-                  bounds: Sequence[tuple[int, int]]) -> list[Encoded]:
+                  bounds: Sequence[tuple[int, int]], after: Any = None) -> list[Encoded]:
     """:func:`caption_side` of ``segments`` part by part (``bounds``: consecutive ``(start, end)`` pairs
     covering it), each part's ids in the narrowest integer dtype (1, 2 or 4 bytes a token: what a large
     corpus keeps between CIDEr's two passes) and its offsets in int32, the transient data of one part
     at a time.
 
     Each part holds the tokens of its slice of ``caption_side(segments, ...)`` (its ids may be numbered
-    otherwise; nothing reads the numbering). Under ``tokenize=ptb`` the captions are one wrapper batch,
-    where a caption's tokens can depend on the next line (a sentence-final abbreviation before a
-    capital, ``No.`` before a number; the jar reads no further and keeps no other state): a part is
-    tokenised with the caption after it as its last line, whose tokens are dropped. A caption holding
-    a line break other than ``\\n`` shifts the wrapper's pairing of every later caption (KD-PTB-02):
-    then the batch is tokenised whole and cut."""
+    otherwise; nothing reads the numbering). Under ``tokenize=ptb`` the captions are one wrapper batch
+    (followed by ``after``, when they are a chunk of a longer one), where a caption's tokens can depend
+    on the next line (a sentence-final abbreviation before a capital, ``No.`` before a number; the jar
+    reads no further and keeps no other state): a part is tokenised with the caption after it as its
+    last line (:func:`caption_side_before`). A caption holding a line break other than ``\\n`` shifts
+    the wrapper's pairing of every later caption (KD-PTB-02): then the batch is tokenised whole and cut
+    (:func:`check_chunkable`: not when a longer batch follows)."""
     ptb = config["tokenize"] == PTB
     if ptb and has_line_breaks(segments):
+        check_chunkable(segments, ahead=after is not None)
         whole = caption_side(segments, config, vocab)
         return [narrow(Encoded(whole.ids[int(whole.offsets[a]):int(whole.offsets[b])],
                                 whole.offsets[a:b + 1] - whole.offsets[a]), len(vocab)) for a, b in bounds]
-    parts = []
-    for a, b in bounds:
-        part, ahead = line_ahead(segments, a, b, ptb)
-        side = caption_side(part, config, vocab)
-        if ahead:                                  # the wrapper's next line, tokenised and dropped
-            side = Encoded(side.ids[:int(side.offsets[-2])], side.offsets[:-1])
-        parts.append(narrow(side, len(vocab)))
-    return parts
+    return [narrow(caption_side_before(segments[a:b], config, vocab, segments[b] if b < len(segments) else after),
+                   len(vocab)) for a, b in bounds]
 
 
-def line_ahead(segments: Sequence[Any], a: int, b: int, ptb: bool) -> tuple[Sequence[Any], bool]:
-    """``segments[a:b]`` and, under PTB, the caption after it (the wrapper's next line, the only
-    context the jar reads across a line end): tokenise the slice, then drop its last line's output
-    when the second item is True."""
-    ahead = ptb and b < len(segments)
-    return (segments[a:b + 1] if ahead else segments[a:b]), ahead
+#: why a PTB corpus with a line break inside a caption is not scored in chunks (:func:`check_chunkable`)
+LINE_BREAK_IN_CHUNK = ("a caption holds a line break other than \\n (\\r, U+2028 or U+2029): the PTB wrapper then "
+                       "pairs every later caption with the jar's output for the line before it (KD-PTB-02), so its "
+                       "batch must be tokenised whole, not in chunks or shards (the default engine then reads the corpus "
+                       "whole; --engine dask cannot)")
+
+
+def check_chunkable(*batches: Sequence[Any], ahead: bool) -> None:
+    """:class:`UnchunkableInput` when a chunk followed by more of its wrapper batches (``ahead``) has a
+    caption holding a line break other than ``\\n``: every later caption's output line shifts
+    (KD-PTB-02), across the chunk's end. (A corpus's last chunk may hold one: nothing after it shifts.)"""
+    if ahead and any(has_line_breaks(b) for b in batches):
+        raise UnchunkableInput(LINE_BREAK_IN_CHUNK)
+
+
+def split_next(hyps: Segments, refs: Refs) -> tuple[Segments, list[Sequence[Any]], tuple[Any, Any]]:
+    """A chunk handed with the segment after it (``ahead=True``: ``MetricFamily.chunks_with_lookahead``)
+    as the chunk proper, its reference streams, and the next caption of each wrapper batch: the next
+    image's hypothesis and its first reference (the references' batch is image-major; None when it
+    has none: an image without a reference is an error of the next chunk anyway)."""
+    n = len(hyps) - 1
+    first_ref = next((s[n] for s in refs if s[n] is not None), None)
+    return hyps[:n], [s[:n] for s in refs], (hyps[n], first_ref)
 
 
 def narrow(side: Encoded, vocab_size: int) -> Encoded:

@@ -152,7 +152,7 @@ class Nist(MetricFamily):
         return SegmentStats(self.columns(config), rows, context)
 
     # ------------------------------------------------------------------ the first pass, as a reduction
-    def context_part(self, hyps: Segments, refs: Refs, config: Config) -> NistPart:
+    def context_part(self, hyps: Segments, refs: Refs, config: Config, ahead: bool = False) -> NistPart:
         """A chunk's reference words and reference n-gram counts (:mod:`.weights`)."""
         return context_part(hyps, refs, config)
 
