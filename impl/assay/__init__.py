@@ -18,37 +18,54 @@ The public API (typed: the package ships ``py.typed``):
   :class:`SegmentStats`, :class:`AssayError` and its subclasses;
 - ``assay.dask`` (imported on first use), ``assay.compat.*`` (drop-in APIs of the reproduced tools).
 """
-import sys as _sys
-import types as _types
-from typing import NoReturn
+from __future__ import annotations
+
+import importlib as _importlib
+from typing import TYPE_CHECKING
 
 from assay._version import __version__
-from assay.engine.api import compute_stats, make_config, score, score_from_stats, sentence_scores
-from assay.core.errors import AssayError, InputError, KnobError, MissingDependencyError, ToolBehaviourError
-from assay.profiles.registry import Profile, get_profile, profiles_of
-from assay.core.score import Score, SentenceScores
-from assay.core.stats import SegmentStats
 
+if TYPE_CHECKING:   # the names as static checkers see them; at run time each is imported on first use
+    from assay.core.errors import AssayError, InputError, KnobError, MissingDependencyError, ToolBehaviourError
+    from assay.core.score import Score, SentenceScores
+    from assay.core.stats import SegmentStats
+    from assay.engine.api import compute_stats, make_config, score, score_from_stats, sentence_scores
+    from assay.profiles.registry import Profile, get_profile, profiles_of
+
+# a literal list (static checkers read it to know what the TYPE_CHECKING imports re-export): the
+# version and every key of _PUBLIC, in its order
 __all__ = ["__version__", "score", "sentence_scores", "compute_stats", "score_from_stats", "make_config",
            "Score", "SentenceScores", "SegmentStats", "Profile", "get_profile", "profiles_of", "AssayError",
            "InputError", "KnobError", "MissingDependencyError", "ToolBehaviourError"]
 
+#: where each public name lives: ``import assay`` imports none of them (nor numpy), so the command line
+#: (:mod:`assay.cli.main`) starts without the scoring machinery its command may not need
+_PUBLIC: dict[str, str] = {
+    **dict.fromkeys(("score", "sentence_scores", "compute_stats", "score_from_stats", "make_config"),
+                    "assay.engine.api"),
+    **dict.fromkeys(("Score", "SentenceScores"), "assay.core.score"),
+    "SegmentStats": "assay.core.stats",
+    **dict.fromkeys(("Profile", "get_profile", "profiles_of"), "assay.profiles.registry"),
+    **dict.fromkeys(("AssayError", "InputError", "KnobError", "MissingDependencyError", "ToolBehaviourError"),
+                    "assay.core.errors"),
+}
 
-class _ProfilesPackage(_types.ModuleType):
-    """``assay.profiles`` stays a module; a call (as if it listed profiles) says which function does."""
-
-    def __call__(self, *args: object, **kwargs: object) -> NoReturn:
-        raise TypeError("assay.profiles is the package of profile presets, not a function: "
-                        "assay.profiles_of('bleu') lists a family's profiles, "
-                        "assay.get_profile('bleu', 'nltk') returns one")
-
-
-_sys.modules["assay.profiles"].__class__ = _ProfilesPackage
+#: subpackages reachable as attributes after a bare ``import assay`` (``assay.profiles``, ``assay.dask``,
+#: the Dask API, ...), imported on first use: ``import assay`` never imports Dask
+_SUBMODULES = frozenset(("cli", "compat", "core", "dask", "engine", "jobs", "metrics", "output", "profiles",
+                         "resources", "stemmers", "text", "tokenizers"))
 
 
 def __getattr__(name: str) -> object:
-    """``assay.dask`` (the Dask API) is imported on first use, so ``import assay`` never imports Dask."""
-    if name == "dask":
-        import importlib
-        return importlib.import_module("assay.dask")
+    """A public name (:data:`_PUBLIC`) or subpackage, imported on first use and then kept as an attribute."""
+    if name in _PUBLIC:
+        value = getattr(_importlib.import_module(_PUBLIC[name]), name)
+        globals()[name] = value
+        return value
+    if name in _SUBMODULES:
+        return _importlib.import_module(f"assay.{name}")
     raise AttributeError(f"module 'assay' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_PUBLIC, *_SUBMODULES})

@@ -140,3 +140,31 @@ def test_million_line_lists_within_memory_ceiling(million_lines, metric, level, 
     this file's random words make almost every 3- to 5-gram distinct, ~50 per line; on real text,
     README "Speed" gives their peaks.)"""
     _check_api(metric, million_lines, level, **knobs)
+
+
+@pytest.fixture(scope="module")
+def million_images(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path], int]:
+    """A million generated COCO images with raw captions (conformance.generate.captions): the hypothesis
+    file and five reference files (an image with fewer references has empty lines there)."""
+    from conformance.generate.captions import large_caption_corpus
+
+    corpus = large_caption_corpus(MILLION, raw=True)
+    folder = tmp_path_factory.mktemp("million-images")
+    hyp = folder / "hyp.txt"
+    hyp.write_text("".join(h + "\n" for h in corpus["hyps"]), encoding="utf-8")
+    refs = []
+    for k, stream in enumerate(corpus["refs"]):
+        refs.append(folder / f"ref{k}.txt")
+        refs[-1].write_text("".join((r or "") + "\n" for r in stream), encoding="utf-8")
+    return hyp, refs, sum(p.stat().st_size for p in [hyp, *refs])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads VmHWM from /proc/self/status")
+@pytest.mark.parametrize("metric,extra", [("cider", ("--set", "tokenize=ptb")), ("coco", ("--set", "meteor=off"))])
+def test_million_image_ptb_files_within_memory_ceiling(million_images, metric, extra):
+    """PTB tokenises a batch as one text (the jar reads one line ahead): files are still read in chunks,
+    each with the next segment as context (engine/stream.py), so the text never sits in memory whole."""
+    hyp, refs, input_bytes = million_images
+    peak, out = _measured(_MEASURE, "score", metric, "-i", str(hyp), "-r", *map(str, refs), *extra)
+    _assert_within(f"assay score {metric} {' '.join(extra)}", peak, out, input_bytes)

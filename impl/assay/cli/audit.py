@@ -18,19 +18,21 @@ from typing import Any
 
 from assay.cli.common import COUNT, add_encoding, bounded, input_file, read_aligned
 from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
-from assay.core.coco_json import read_coco
 from assay.core.errors import AssayError, InputError, KnobError
 from assay.core.io import read_segments
 from assay.core.terminal import escape
-from assay.jobs.audit.claims import is_value_text, parse_claim
-from assay.jobs.audit.signatures import parse_signature
-from assay.jobs.audit.verdict import ClaimReport, audit_claims, render_claim_text, render_table, report_json
+
+# the audit job (and numpy and the engine) is imported when the command runs, not to build its parser
 
 FORMATS = ("text", "markdown", "json", "html")
 
 
+HELP = {"audit": "find the configuration behind a published score and check the claim"}
+"""The line ``assay --help`` shows for the command (:mod:`assay.cli.main`)."""
+
+
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("audit", help="find the configuration behind a published score and check the claim",
+    p = sub.add_parser("audit", help=HELP["audit"],
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-i", "--input", help="system output, one segment per line")
     p.add_argument("-r", "--refs", nargs="+", help="reference files, each aligned with the input")
@@ -64,6 +66,10 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assay.jobs.audit.claims import parse_claim
+    from assay.jobs.audit.signatures import parse_signature
+    from assay.jobs.audit.verdict import ClaimReport, audit_claims
+
     uses_dask(args)
     if args.table:
         if args.input or args.refs or args.claim:
@@ -114,6 +120,8 @@ def read_corpus(hyp_path: str, ref_paths: list[str], encoding: str = "utf-8"
                 ) -> tuple[list[str], list[list[Any]], bool]:
     """Line files (one segment per line), or COCO JSON: results ``-i`` and one annotations file ``-r``
     (then the input is captions: the third value is True)."""
+    from assay.core.coco_json import read_coco
+
     if hyp_path.lower().endswith(".json"):
         if len(ref_paths) != 1:
             raise InputError(f"{hyp_path}: COCO JSON results take one annotations file as the reference, "
@@ -131,6 +139,8 @@ def shown(text: str, fmt: str) -> str:
 
 
 def render(reports: list[Any], fmt: str, max_matches: int, single: bool) -> str:
+    from assay.jobs.audit.verdict import render_claim_text, render_table, report_json
+
     if fmt == "text" and single:
         return "\n\n".join(render_claim_text(r, max_matches) for r in reports)
     if fmt == "json":
@@ -141,6 +151,8 @@ def render(reports: list[Any], fmt: str, max_matches: int, single: bool) -> str:
 # ----------------------------------------------------------------------------- batch
 def read_table(path: str) -> list[dict[str, Any]]:
     """Rows of a claims table; every problem names ``file:line``."""
+    from assay.jobs.audit.claims import is_value_text
+
     table = read_segments(path, encoding="utf-8-sig")   # a spreadsheet's byte-order mark is no cell text
     base = Path(path).resolve().parent
     rows = []
@@ -168,6 +180,10 @@ def read_table(path: str) -> list[dict[str, Any]]:
 
 
 def run_table(path: str, args: argparse.Namespace) -> list[Any]:
+    from assay.jobs.audit.claims import parse_claim
+    from assay.jobs.audit.signatures import parse_signature
+    from assay.jobs.audit.verdict import audit_claims
+
     rows = read_table(path)
     prepared = []
     for row in rows:
@@ -213,7 +229,9 @@ def _on_dask(args: argparse.Namespace, corpora: list[Any], jobs: list[Any]) -> l
 
 def _table_on_dask(prepared: list[Any], args: argparse.Namespace) -> list[Any]:
     """:func:`run_table`'s claims on a Dask cluster: the corpora as keyed there, the same reports and errors."""
+    from assay.jobs.audit.verdict import ClaimReport
     from assay.jobs.grid.audit import ClaimJob, Corpus
+
     corpora: list[Any] = []
     index: dict[tuple[str, tuple[str, ...]], int] = {}
     jobs = []

@@ -12,14 +12,15 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from assay.core.domains import Number, integer
 from assay.core.errors import InputError, KnobError
 from assay.core.io import ENCODINGS, SegmentFile, check_aligned, read_segments, read_utf8
 from assay.core.terminal import escape
-from assay.engine.api import WIDTH
-from assay.engine.stream import FileNotes
+
+if TYPE_CHECKING:
+    from assay.engine.stream import FileNotes
 
 """``-w/--width``: decimals in text output."""
 
@@ -53,8 +54,15 @@ def bounded(domain: Number) -> Callable[[str], Any]:
     return parse
 
 
-width_value = bounded(WIDTH)
-"""argparse ``type`` of ``-w/--width``: an integer in :data:`WIDTH` (else a usage error, exit 2)."""
+def width_value(text: str) -> Any:
+    """argparse ``type`` of ``-w/--width``: an integer in :data:`assay.engine.api.WIDTH` (else a usage
+    error, exit 2); the engine is imported only when a width is given."""
+    from assay.engine.api import WIDTH
+
+    return bounded(WIDTH)(text)
+
+
+width_value.__name__ = "integer"    # as bounded() names it: argparse names the type in messages
 
 COUNT = integer(0)
 """How many items a listing shows (``--top``, ``--max-matches``, ``--max-listed``): any size only lists all."""

@@ -19,22 +19,25 @@ from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.domains import integer
 from assay.core.errors import KnobError
 from assay.core.terminal import escape
-from assay.jobs import compare as cmp_mod
-from assay.jobs.attribution import EXACT_PLAYERS
-from assay.jobs.report.build import waterfall
 
 MAX_PLAYERS = integer(1, 16, reason="exact Shapley values score 2^n coalitions: 65,536 at 16")
 
 
 def add_max_players(p: argparse.ArgumentParser) -> None:
-    """``--max-players`` (compare and report: one definition)."""
+    """``--max-players`` (compare and report: one definition; its default is the attribution job's)."""
+    from assay.jobs.attribution import EXACT_PLAYERS
+
     p.add_argument("--max-players", type=bounded(MAX_PLAYERS), default=EXACT_PLAYERS,
                    help=f"exact Shapley values up to this many players (default {EXACT_PLAYERS}; 1 to 16); beyond it "
                         "a permutation-sampling estimate with 95%% confidence intervals, stated as such")
 
 
+HELP = {"compare": "every profile's score on one input, side by side; attribution"}
+"""The line ``assay --help`` shows for the command (:mod:`assay.cli.main`)."""
+
+
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("compare", help="every profile's score on one input, side by side; attribution",
+    p = sub.add_parser("compare", help=HELP["compare"],
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-i", "--input", required=True, help="hypothesis file, one segment per line")
     p.add_argument("-r", "--refs", required=True, nargs="+", help="reference files, each aligned with the input")
@@ -56,6 +59,9 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assay.jobs import compare as cmp_mod
+    from assay.jobs.report.build import waterfall
+
     dask = uses_dask(args)
     input_file("-i", args.input)
     for path in args.refs:

@@ -31,8 +31,12 @@ HOW = {"bash": 'eval "$(assay completion bash)"   # in ~/.bashrc',
        "fish": "assay completion fish > ~/.config/fish/completions/assay.fish"}
 
 
+HELP = {"completion": "print the shell completion script (bash, zsh, fish)"}
+"""The line ``assay --help`` shows for the command (:mod:`assay.cli.main`)."""
+
+
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("completion", help="print the shell completion script (bash, zsh, fish)",
+    p = sub.add_parser("completion", help=HELP["completion"],
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("shell", choices=SHELLS, help="the shell to complete in")
     p.set_defaults(handler=run)

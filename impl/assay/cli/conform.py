@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.cli.common import COUNT, bounded, output_file, parse_knob_settings, text_file
 from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
@@ -20,16 +20,23 @@ from assay.core.domains import integer, real
 from assay.core.progress import ProgressBar
 from assay.core.errors import InputError
 from assay.core.terminal import escape
-from assay.jobs.conform import connect, identify, reports, runner, suite
-from assay.jobs.conform.shapes import SHAPES
+
+if TYPE_CHECKING:   # the conformance job is imported when the command runs (its shapes: by its parser)
+    from assay.jobs.conform import runner, suite
 
 TIMEOUT = real(0, 86_400, low_open=True, reason="a case unanswered after a day is a hang")
 MAX_OUTPUT = integer(1, 10 ** 9, reason="a reply of more than a gigabyte is no score")
 
 
+HELP = {"conform": "validate another implementation against the fixtures; name the profile it matches"}
+"""The line ``assay --help`` shows for the command (:mod:`assay.cli.main`)."""
+
+
 def add_parser(sub: Any) -> None:
+    from assay.jobs.conform.shapes import SHAPES
+
     p = sub.add_parser(
-        "conform", help="validate another implementation against the fixtures; name the profile it matches",
+        "conform", help=HELP["conform"],
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("impl", metavar="IMPL", help="direct:package.module:callable[,sentence] or cmd:PROGRAM ARGS")
     p.add_argument("--metric", "-m", help="metric family (default: the only metric the implementation declares)")
@@ -72,6 +79,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assay.jobs.conform import connect, identify, reports, runner, suite
+
     dask = uses_dask(args)
     knobs = parse_knob_settings(args.set)
     if knobs and not args.profile:

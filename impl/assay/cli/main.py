@@ -22,16 +22,16 @@ cases (capped at 100); a closed stdout is not an error. No traceback in any of t
 from __future__ import annotations
 
 import argparse
+import gc
 import os
-import signal
 import sys
 from typing import Any, NoReturn, Sequence
 
 from importlib import import_module
 
 from assay._version import __version__
-from assay.core import accel
 from assay.core.errors import EXIT_INTERRUPTED, AssayError
+from assay.core.gcpause import collector_paused
 from assay.core.progress import set_quiet
 from assay.core.terminal import escape
 
@@ -54,8 +54,21 @@ class Parser(argparse.ArgumentParser):
         return parsed
 
 
+class _Version(argparse._VersionAction):
+    """``--version``: assay's version and which path the hot loops take (:func:`assay.core.accel.status`,
+    which looks for the compiled twins on disk: done when asked, not each time a parser is built)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from assay.core import accel
+
+        self.version = f"assay {__version__}; {accel.status()}"
+        super().__call__(parser, namespace, values, option_string)
+
+
 #: every command, in the order ``assay --help`` lists them: (names it adds, its module). A module's
-#: ``add_parser(sub)`` (``add_parsers`` for several names) adds its sub-parser(s).
+#: ``add_parser(sub)`` (``add_parsers`` for several names) adds its sub-parser(s); its ``HELP`` maps
+#: each name to the line ``assay --help`` shows.
 COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("score",), "assay.cli.score"),
     (("significance",), "assay.cli.significance"),
@@ -76,35 +89,82 @@ def _selected(argv: Sequence[str]) -> str | None:
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; given ``argv``, only the named command's module is imported (its jobs, numpy
-    and the rest load only when used: ``assay score`` starts as fast as the score path needs).
-    Without a command (``assay --help``, a typo), every command's parser is built."""
+    """The parser. Given ``argv``, only the named command's module is imported and its parser built (the
+    other commands are placeholders that keep them listed and the usage valid; their modules, jobs, numpy
+    and the rest load only when used: ``assay score`` starts as fast as the score path needs); without a
+    command (``assay --help``, a typo) no command's parser is built, the placeholders show each module's
+    ``HELP`` line. Without ``argv`` (tests, tools that walk the whole parser) every parser is built."""
     parser = Parser(prog="assay", description="Reference-conformant text-generation metrics.")
-    parser.add_argument("--version", action="version", version=f"assay {__version__}; {accel.status()}")
+    parser.add_argument("--version", action=_Version, version="")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bars (they are drawn only when stderr is a terminal)")
     sub = parser.add_subparsers(dest="command", required=True)
     chosen = _selected(argv) if argv is not None else None
+    built: list[str] = []
     for names, module_name in COMMANDS:
-        if chosen is not None and chosen not in names:
-            for name in names:   # a placeholder keeps the command listed and its usage valid
-                sub.add_parser(name, add_help=False)
+        if argv is not None and chosen not in names:
+            helps = import_module(module_name).HELP if chosen is None else {}
+            for name in names:   # a placeholder (never parses: the command named is built)
+                sub.add_parser(name, add_help=False, **({"help": helps[name]} if helps else {}))
             continue
         module = import_module(module_name)
         (module.add_parsers if len(names) > 1 else module.add_parser)(sub)
-    for command in sub.choices.values():   # -q also after the command (``assay compare … -q``)
+        built += names
+    for command in (sub.choices[name] for name in built):   # -q also after the command (``assay compare … -q``)
         if "-q" not in command._option_string_actions and "--quiet" not in command._option_string_actions:
             command.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
                                  help="no progress bars (as assay -q)")
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+#: commands that multiply no matrices (resampling does, ``counts @ rows`` in :mod:`assay.jobs.significance`,
+#: and ``conform`` runs other code): their numpy starts with one BLAS thread (:func:`_single_blas_thread`)
+_NO_BLAS = frozenset({"score", "profiles", "knobs"})
+
+#: the variables that set OpenBLAS's thread count, in the order it reads them
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def _single_blas_thread(command: str) -> None:
+    """Import numpy with one OpenBLAS thread when the command needs no BLAS (:data:`_NO_BLAS`; called
+    once its arguments are parsed, before it runs: ``assay score --help`` imports no numpy).
+
+    Starting OpenBLAS's pool of threads is half the time of ``import numpy`` (0.06 of 0.12 s here,
+    and twice the CPU), which is most of a short ``assay score``'s run. ``OPENBLAS_NUM_THREADS=1`` is
+    set only while numpy loads (OpenBLAS reads it then, once), so a process the command starts (a Dask
+    worker) inherits the environment the user gave; a thread count the user set is kept. Only for the
+    command line itself (:func:`main` called without ``argv``): a host process keeps its own BLAS."""
+    if command not in _NO_BLAS or "numpy" in sys.modules or any(v in os.environ for v in _BLAS_THREADS):
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
     try:
-        if "_ARGCOMPLETE" in os.environ and argv is None:   # a shell asks for completions (cli/completion.py)
+        import_module("numpy")
+    finally:
+        del os.environ["OPENBLAS_NUM_THREADS"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``assay`` command: ``argv`` (default ``sys.argv[1:]``) parsed and run; returns the exit code.
+
+    As the command line itself (no ``argv``: this process is the command) start-up runs with the
+    cyclic garbage collector paused (:func:`assay.core.gcpause.collector_paused`: importing numpy and
+    the command's modules makes ~10^5 long-lived objects and no garbage), then every object alive is
+    frozen (``gc.freeze``: the command's own collections skip the modules, classes and functions),
+    and again at the end, so the collections of the interpreter's shutdown have nothing to traverse:
+    together about a tenth of a short ``assay score``. A host calling :func:`main` keeps its collector
+    as it was."""
+    command_line = argv is None
+    try:
+        if "_ARGCOMPLETE" in os.environ and command_line:   # a shell asks for completions (cli/completion.py)
             from assay.cli.completion import complete
             complete(build_parser)
-        args = build_parser(sys.argv[1:] if argv is None else argv).parse_args(argv)
+        if command_line:
+            with collector_paused():
+                args = build_parser(sys.argv[1:]).parse_args(argv)
+                _single_blas_thread(args.command)
+            gc.freeze()
+        else:
+            args = build_parser(argv).parse_args(argv)
         set_quiet(args.quiet)
         return args.handler(args)
     except AssayError as exc:
@@ -114,6 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous = _ignore_further_interrupts()
         print("assay: interrupted", file=sys.stderr)
         if argv is not None and previous is not None:
+            import signal
+
             # called as a library (tests, the pytest plugin): give the host its handler back, or every
             # process it starts afterwards would inherit an ignored SIGINT
             signal.signal(signal.SIGINT, previous)
@@ -125,11 +187,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"assay: error: {escape(where)}{escape(exc.strerror or exc)}", file=sys.stderr)
         return AssayError.exit_code
+    finally:
+        if command_line:
+            gc.freeze()
 
 
 def _ignore_further_interrupts() -> Any:
     """A second Ctrl-C must not interrupt the goodbye (only the main thread may set a handler);
     returns the handler it replaced (None when it could not)."""
+    import signal   # here: only an interrupted command needs it
+
     try:
         return signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:

@@ -6,22 +6,27 @@ import argparse
 import json
 from typing import Any
 
-from assay.core.knobs import describe
-from assay.engine.registry import METRIC_NAMES, get_family
-from assay.profiles.registry import DEFAULT_PROFILE, profiles_of
+from assay.core.metric_names import METRIC_NAMES
+
+
+HELP = {"profiles": "list profiles and their knob values", "knobs": "list the knobs of a metric family"}
+"""The line ``assay --help`` shows for the command (:mod:`assay.cli.main`)."""
 
 
 def add_parsers(sub: Any) -> None:
-    pr = sub.add_parser("profiles", help="list profiles and their knob values")
+    pr = sub.add_parser("profiles", help=HELP["profiles"])
     pr.add_argument("metric", nargs="?", help="only this metric")
     pr.set_defaults(handler=run_profiles)
 
-    kn = sub.add_parser("knobs", help="list the knobs of a metric family")
+    kn = sub.add_parser("knobs", help=HELP["knobs"])
     kn.add_argument("metric")
     kn.set_defaults(handler=run_knobs)
 
 
 def run_profiles(args: argparse.Namespace) -> int:
+    from assay.engine.registry import get_family
+    from assay.profiles.registry import DEFAULT_PROFILE, profiles_of
+
     metrics = [args.metric.lower()] if args.metric else list(METRIC_NAMES)
     for metric in metrics:
         family = get_family(metric)  # validates the name
@@ -39,6 +44,9 @@ def run_profiles(args: argparse.Namespace) -> int:
 
 
 def run_knobs(args: argparse.Namespace) -> int:
+    from assay.core.knobs import describe
+    from assay.engine.registry import get_family
+
     for line in describe(get_family(args.metric).knobset):
         print(line)
     return 0

@@ -27,7 +27,7 @@ import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from assay.cli.compare import add_max_players
 from assay.cli.common import COUNT, add_encoding, bounded, input_dir, input_file, output_dir, output_file, read_aligned, read_file
@@ -35,13 +35,18 @@ from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.errors import AssayError, KnobError
 from assay.core.io import check_aligned
 from assay.core.terminal import escape
-from assay.jobs.compare import markdown_table
-from assay.jobs.report import Report, build_report, discover_corpus, sample_dir
-from assay.jobs.report.model import ReportJob
+
+if TYPE_CHECKING:   # the report job (and numpy, Jinja2, ...) is imported when the command runs
+    from assay.jobs.report import Report
+    from assay.jobs.report.model import ReportJob
+
+
+HELP = {"report": "HTML + Markdown discrepancy report with plots"}
+"""The line ``assay --help`` shows for the command (:mod:`assay.cli.main`)."""
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("report", help="HTML + Markdown discrepancy report with plots",
+    p = sub.add_parser("report", help=HELP["report"],
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     src = p.add_argument_group("input (default: the bundled sample corpus)")
     src.add_argument("--corpus", metavar="DIR", help="a directory with a *hyp* file and aligned *ref* files")
@@ -69,6 +74,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assay.jobs.report import Report, discover_corpus, sample_dir
+
     uses_dask(args)
     if sum(bool(x) for x in (args.corpus, args.input or args.refs, args.corpora)) > 1:
         raise KnobError("use one of --corpus DIR, --corpora DIR or -i/-r")
@@ -132,6 +139,7 @@ def _corpora(args: argparse.Namespace) -> int:
     under one progress bar with the time left. Failures are listed, not fatal."""
     from assay.core.progress import ProgressBar
     from assay.jobs.compare import progress_steps
+    from assay.jobs.report import Report
     from assay.jobs.report.corpora import find_corpora, short_names, system_rankings, write_rankings
 
     root = Path(args.corpora)
@@ -195,11 +203,13 @@ def _corpora(args: argparse.Namespace) -> int:
 
 def _job(args: argparse.Namespace, hyps: list[str], refs: list[list[str]], out: str | Path, title: str, source: str,
          include_text: bool) -> ReportJob:
+    from assay.jobs.report.model import ReportJob
+
     return ReportJob(hyps, refs, str(out), title, source, include_text, args.metric or None, args.top,
                      args.max_players)
 
 
-Written = Callable[[Iterable[ReportJob | AssayError]], Iterator[Report | AssayError]]
+Written = Callable[[Iterable["ReportJob | AssayError"]], Iterator["Report | AssayError"]]
 
 
 @contextlib.contextmanager
@@ -212,6 +222,8 @@ def _writer(args: argparse.Namespace, bar: Any = None) -> Iterator[Written]:
         yield lambda jobs: (job if isinstance(job, AssayError) else _build(job, args.progress, bar) for job in jobs)
         return
     from assay.jobs.grid.compare import reports
+    from assay.jobs.report import Report
+
     shown = argparse.Namespace(**{**vars(args), "progress": args.progress is not False})   # default: on a terminal
     with dask_session(shown) as session:
         def write(jobs: Iterable[ReportJob | AssayError]) -> Iterator[Report | AssayError]:
@@ -227,6 +239,8 @@ def _writer(args: argparse.Namespace, bar: Any = None) -> Iterator[Written]:
 
 
 def _build(job: ReportJob, progress: bool | None, bar: Any = None) -> Report | AssayError:
+    from assay.jobs.report import build_report
+
     try:
         return build_report(job.hyps, job.refs, job.out, title=job.title, source=job.source,
                             include_text=job.include_text, metrics=job.metrics, progress=progress, top=job.top,
@@ -238,6 +252,8 @@ def _build(job: ReportJob, progress: bool | None, bar: Any = None) -> Report | A
 def _systems_index(base: Path) -> list[str]:
     """The index's cross-system table: per corpus with ``systems.json`` and per metric measure, the
     lowest Kendall tau-b between two profiles' rankings of the systems and how many systems change rank."""
+    from assay.jobs.compare import markdown_table
+
     rows = []
     for path in sorted(base.glob("**/systems.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -260,6 +276,8 @@ def _systems_index(base: Path) -> list[str]:
 
 def write_index(path: Path) -> Path:
     """A Markdown index of every report (a directory with summary.json) under ``path``'s directory."""
+    from assay.jobs.compare import markdown_table
+
     base = path.parent
     rows = []
     for summary in sorted(base.glob("**/summary.json")):

@@ -22,11 +22,15 @@ FORMATS = ("json", "text", "latex")
 FORMAT_ENV = "SACREBLEU_FORMAT"
 
 
+HELP = {"sacrebleu": "sacrebleu 2.6.0's command line, flag for flag (sacrebleu REF … -i HYP …)"}
+"""The line ``assay --help`` shows for the command (:mod:`assay.cli.main`)."""
+
+
 def add_parser(sub: Any) -> None:
     from assay.jobs.sacrebleu_cli.flags import KNOB_FLAGS, METRICS
 
     sb = sub.add_parser(
-        "sacrebleu", help="sacrebleu 2.6.0's command line, flag for flag (sacrebleu REF … -i HYP …)",
+        "sacrebleu", help=HELP["sacrebleu"],
         description="sacrebleu 2.6.0's command line on local files: the same options, the same output "
                     "(text, JSON, signatures, significance tables). Test sets (-t) need sacrebleu's downloads "
                     "and are refused.")

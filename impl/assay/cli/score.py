@@ -15,21 +15,24 @@ result; without it nothing imports Dask.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from assay.cli.coco import run_coco_cli
-from assay.cli.common import (add_encoding, add_width, input_file, parse_knob_settings, read_aligned,
-                              report_notes)
+from assay.cli.common import add_encoding, add_width, input_file, parse_knob_settings, read_aligned, report_notes
 from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.errors import KnobError
-from assay.core.score import Score
-from assay.core.segment_stream import expand_shards, is_gzip
-from assay.engine import api, stream
-from assay.engine.registry import METRIC_NAMES
+from assay.core.metric_names import METRIC_NAMES
+
+if TYPE_CHECKING:   # the engine (and numpy) is imported by run(): ``assay score --help`` needs neither
+    from assay.core.score import Score
+    from assay.engine.stream import FileNotes
+
+
+HELP = {"score": "score a system output against references"}
+"""The line ``assay --help`` shows for the command (:mod:`assay.cli.main`)."""
 
 
 def add_parser(sub: Any) -> None:
-    sc = sub.add_parser("score", help="score a system output against references")
+    sc = sub.add_parser("score", help=HELP["score"])
     sc.add_argument("metric", help=f"metric family: {', '.join(METRIC_NAMES)}")
     sc.add_argument("-i", "--input", help="hypothesis file, one segment per line ('-' = stdin); or a quoted "
                     "glob of shards ('out/part-*.txt', sorted; .gz read through gzip)")
@@ -55,11 +58,16 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assay.core.segment_stream import expand_shards, is_gzip
+    from assay.engine import api, stream
+
     if args.annotations or args.results:
         if args.metric.lower() != "coco" or not (args.annotations and args.results) or args.input or args.refs:
             raise KnobError("--annotations/--results go together, with metric coco and without -i/-r")
         if uses_dask(args):
             raise KnobError("--engine dask scores -i/-r files, not --annotations/--results")
+        from assay.cli.coco import run_coco_cli
+
         return run_coco_cli(args)
     if not args.input or not args.refs:
         raise KnobError("score needs -i HYP and -r REF [REF ...] (or, for coco, --annotations and --results)")
@@ -118,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _finish(score: Score | None, notes: list[stream.FileNotes], show: Any) -> int:
+def _finish(score: Score | None, notes: list[FileNotes], show: Any) -> int:
     for note in notes:
         report_notes(note)
     if score is not None:

@@ -8,22 +8,26 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
-from typing import Any, Callable, Iterator
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from assay.cli.common import add_encoding, add_width, input_file, parse_knob_settings, read_file
 from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.errors import InputError, KnobError
 from assay.core.io import check_aligned
-from assay.jobs import significance as sig
-from assay.jobs.significance_text import confidence_lines
+
+if TYPE_CHECKING:   # the jobs (and numpy) are imported when the command runs, not to build its parser
+    from assay.jobs import significance as sig
+
+
+HELP = {"significance": "bootstrap CIs and paired significance tests (sacrebleu --confidence/--paired-*)"}
+"""The line ``assay --help`` shows for the command (:mod:`assay.cli.main`)."""
 
 
 def add_parser(sub: Any) -> None:
     sg = sub.add_parser(
-        "significance", help="bootstrap CIs and paired significance tests (sacrebleu --confidence/--paired-*)",
+        "significance", help=HELP["significance"],
         description="sacrebleu-compatible significance testing. The first -i file is the baseline. Seed: "
                     "--seed, else the SACREBLEU_SEED environment variable as sacrebleu reads it (unset -> "
                     "12345, 'none' -> unseeded, else int(value)); the signature records it (seed:...).")
@@ -59,6 +63,8 @@ MIN_COLUMNS = 2
 def statistics_columns(metric: str, profile: str | None, knobs: dict[str, Any]) -> int:
     """The widest statistics row among the metrics of a significance run, as their families declare
     it for the configuration (the knobs are validated on the way: a bad one is a KnobError)."""
+    from assay.jobs import significance as sig
+
     widest = MIN_COLUMNS
     for setup in sig.prepare_metrics(metric, profile, **knobs):
         columns = getattr(setup.family, "columns", None)
@@ -84,6 +90,9 @@ def check_resample_memory(n_samples: int, n_segments: int, columns: int) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from assay.jobs import significance as sig
+    from assay.jobs.significance_text import confidence_lines
+
     dask = uses_dask(args)
     for option, paths in (("-i", args.input), ("-r", args.refs)):
         for path in paths:
@@ -136,10 +145,11 @@ def _tests(args: argparse.Namespace, dask: bool) -> Iterator[tuple[Callable[...,
     (:mod:`assay.jobs.grid.significance`: the same result)."""
     if not dask:
         from assay.core.progress import ProgressBar
+        from assay.jobs import significance as sig
 
         with ProgressBar(0, description="significance", enabled=None if args.progress else False) as bar:
             def runs(*spec: Any) -> sig.LocalRuns:
-                return _TrackedRuns(bar, *spec)
+                return _tracked_runs()(bar, *spec)
 
             yield (lambda test, metrics, baseline, systems, refs, profile, *, n_samples, seed, width, **knobs:
                    sig.paired_test(test, metrics, baseline, systems, refs, profile, n_samples, seed, width, knobs,
@@ -153,38 +163,55 @@ def _tests(args: argparse.Namespace, dask: bool) -> Iterator[tuple[Callable[...,
                lambda *a, **k: grid.confidence_interval(session, *a, **k))
 
 
-class _TrackedRuns(sig.LocalRuns):
-    """:class:`~assay.jobs.significance.LocalRuns` that follows its work on a progress bar: per metric one
-    step for the statistics and one per block of draws resampled (:data:`BLOCKS` blocks; row k of a
-    resampled array comes from draw k alone, so the blocks concatenate to the whole run's values, as
-    on a Dask cluster)."""
+@functools.lru_cache(maxsize=None)
+def _tracked_runs() -> Callable[..., sig.LocalRuns]:
+    """The class ``_TrackedRuns``, made on first use (it extends a class of the significance job, which
+    is imported when the command runs)."""
+    import numpy as np
 
-    #: blocks of draws per metric (each one step of the bar)
-    BLOCKS = 20
+    from assay.jobs import significance as sig
 
-    def __init__(self, bar: Any, kind: str, setups: Any, *rest: Any) -> None:
-        super().__init__(kind, setups, *rest)
-        self.bar = bar
-        bar.add(len(setups) * (1 + min(self.BLOCKS, max(self.n_samples, 1))))
+    class _TrackedRuns(sig.LocalRuns):
+        """:class:`~assay.jobs.significance.LocalRuns` that follows its work on a progress bar: per metric one
+        step for the statistics and one per block of draws resampled (:data:`BLOCKS` blocks; row k of a
+        resampled array comes from draw k alone, so the blocks concatenate to the whole run's values, as
+        on a Dask cluster)."""
 
-    def stats(self, k: int) -> list[Any]:
-        out = super().stats(k)
-        self.bar.step(f"{self.setups[k].metric} statistics")
-        return out
+        #: blocks of draws per metric (each one step of the bar)
+        BLOCKS = 20
 
-    def resampled(self, k: int) -> list[Any]:
-        stats = self._stats.pop(k)
-        if self._draws is None:
-            self._draw(len(stats[0].rows))
-        draws, counts = self._draws, self._counts
-        assert draws is not None
-        n = draws.shape[0]
-        blocks = min(self.BLOCKS, max(n, 1))
-        bounds = [n * b // blocks for b in range(blocks + 1)]    # exactly `blocks` blocks, none empty
-        parts = []
-        for start, stop in zip(bounds, bounds[1:]):
-            parts.append(sig.resample_block(self.kind, self.setups[k], stats, draws[start:stop],
-                                            None if counts is None else counts[start:stop]))
-            self.bar.step(f"{self.setups[k].metric} resampling")
-        return [None if parts[0][i] is None else np.concatenate([p[i] for p in parts])
-                for i in range(len(parts[0]))]
+        def __init__(self, bar: Any, kind: str, setups: Any, *rest: Any) -> None:
+            super().__init__(kind, setups, *rest)
+            self.bar = bar
+            bar.add(len(setups) * (1 + min(self.BLOCKS, max(self.n_samples, 1))))
+
+        def stats(self, k: int) -> list[Any]:
+            out = super().stats(k)
+            self.bar.step(f"{self.setups[k].metric} statistics")
+            return out
+
+        def resampled(self, k: int) -> list[Any]:
+            stats = self._stats.pop(k)
+            if self._draws is None:
+                self._draw(len(stats[0].rows))
+            draws, counts = self._draws, self._counts
+            assert draws is not None
+            n = draws.shape[0]
+            blocks = min(self.BLOCKS, max(n, 1))
+            bounds = [n * b // blocks for b in range(blocks + 1)]    # exactly `blocks` blocks, none empty
+            parts = []
+            for start, stop in zip(bounds, bounds[1:]):
+                parts.append(sig.resample_block(self.kind, self.setups[k], stats, draws[start:stop],
+                                                None if counts is None else counts[start:stop]))
+                self.bar.step(f"{self.setups[k].metric} resampling")
+            return [None if parts[0][i] is None else np.concatenate([p[i] for p in parts])
+                    for i in range(len(parts[0]))]
+
+    return _TrackedRuns
+
+
+def __getattr__(name: str) -> Any:
+    """``_TrackedRuns`` as a module attribute (:func:`_tracked_runs`), made when first asked for."""
+    if name == "_TrackedRuns":
+        return _tracked_runs()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

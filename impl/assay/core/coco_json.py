@@ -18,9 +18,8 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from assay.core.errors import InputError
 from assay.core.io import read_utf8
@@ -47,10 +46,22 @@ MAX_JSON_DEPTH = 100
 _ESCAPE = re.compile(r"\\.", re.DOTALL)
 _STRING = re.compile(r'"[^"]*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_STEP = np.zeros(256, dtype=np.int8)
-_STEP[[ord("["), ord("{")]] = 1
-_STEP[[ord("]"), ord("}")]] = -1
 _CHUNK = 1 << 20
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+@lru_cache(maxsize=1)
+def _steps() -> np.ndarray:
+    """Each byte's step in depth: +1 for ``[`` and ``{``, -1 for ``]`` and ``}``, else 0 (made on first
+    use: importing this module needs no numpy)."""
+    import numpy as np
+
+    step = np.zeros(256, dtype=np.int8)
+    step[[ord("["), ord("{")]] = 1
+    step[[ord("]"), ord("}")]] = -1
+    return step
 
 
 def json_depth(text: str, limit: int | None = None) -> int:
@@ -60,11 +71,13 @@ def json_depth(text: str, limit: int | None = None) -> int:
     Linear and recursion-free: escape pairs, then strings, then everything but brackets are
     removed (regular expressions that never backtrack), and the running depth is a cumulative sum
     of +1/-1 steps, a megabyte of brackets at a time."""
+    import numpy as np
+
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", _ESCAPE.sub("", text))).encode("ascii")
     steps = np.frombuffer(brackets, dtype=np.uint8)
     depth = peak = 0
     for start in range(0, len(steps), _CHUNK):
-        running = np.cumsum(_STEP[steps[start:start + _CHUNK]], dtype=np.int64) + depth
+        running = np.cumsum(_steps()[steps[start:start + _CHUNK]], dtype=np.int64) + depth
         peak = max(peak, int(running.max()))
         depth = int(running[-1])
         if limit is not None and peak > limit:

@@ -13,11 +13,10 @@ import numpy as np
 
 from assay.core.errors import KnobError
 from assay.core.knobs import Config, KnobSet
+from assay.core.metric_names import METRIC_NAMES
 from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 
-#: every metric family, in the order listings show them (``assay.metrics.<name>``)
-METRIC_NAMES: tuple[str, ...] = ("rouge", "bleu", "nist", "chrf", "cider", "coco", "ter", "meteor", "gleu")
 
 Refs = Sequence[Sequence["str | None"]]          # reference streams, each aligned with hyps
 Segments = Sequence["str | Sequence[str]"]       # raw strings or pre-tokenised token lists

@@ -2,7 +2,6 @@
 sequence of them (:class:`SentenceScores`), which keeps one float per segment, not one object."""
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -82,6 +81,8 @@ class Score:
         return out
 
     def dumps(self) -> str:
+        import json   # here: a score printed as text needs no JSON
+
         return json.dumps(self.to_json(), ensure_ascii=False)
 
 

@@ -2,8 +2,13 @@
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING
+
 from assay.core.errors import KnobError
-from assay.core.family import METRIC_NAMES, MetricFamily
+from assay.core.metric_names import METRIC_NAMES
+
+if TYPE_CHECKING:   # the families (and numpy) are imported when one is asked for
+    from assay.core.family import MetricFamily
 
 _FAMILIES: dict[str, str] = {
     "rouge": "rouge:FAMILY",

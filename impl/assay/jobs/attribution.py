@@ -51,13 +51,14 @@ import statistics
 from fractions import Fraction
 from itertools import combinations
 from math import factorial
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from assay.core.errors import AssayError, KnobError
 from assay.core.knobs import Config
-from assay.engine.api import check_max_refs
-from assay.engine.evaluate import Evaluator
 from assay.profiles.registry import get_profile
+
+if TYPE_CHECKING:   # the engine (and numpy) is imported when an attribution runs: not for EXACT_PLAYERS
+    from assay.engine.evaluate import Evaluator
 
 SCALE_KNOB = "scale"
 MAX_ENUMERATED_KNOBS = 16   # 2^16 configurations are validated before evaluation at most
@@ -429,5 +430,7 @@ _MERGES = {"effect": _merge_by_effect, "order": _merge_by_order}
 
 
 def _check_max_refs(evaluator: Evaluator, profile: str | None) -> None:
+    from assay.engine.api import check_max_refs
+
     if profile is not None:
         check_max_refs(get_profile(evaluator.metric, profile), len(evaluator.streams))

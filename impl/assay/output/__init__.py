@@ -14,7 +14,7 @@ from importlib import import_module
 from types import ModuleType
 
 from assay.core.errors import KnobError
-from assay.core.family import METRIC_NAMES
+from assay.core.metric_names import METRIC_NAMES
 
 
 def presenter(metric: str) -> ModuleType:

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from importlib import import_module
 
 from assay.core.errors import KnobError
-from assay.core.family import METRIC_NAMES
+from assay.core.metric_names import METRIC_NAMES
 from assay.profiles.audit import AuditHint
 
 
