@@ -4,7 +4,8 @@
 The configuration is built once (:func:`assay.engine.api.configure`): it decides how the files are
 read (``chop_unterminated_last_line``) and then scores them, in chunks of lines whose text is dropped
 once their statistics rows are made (:mod:`assay.engine.stream`; NIST and CIDEr make a first pass over
-the chunks; standard input, CIDEr under PTB tokenisation and the COCO composite are read whole).
+the chunks; under PTB tokenisation each chunk comes with the next line as context; standard input is
+read whole).
 
 ``-i`` and each ``-r`` may be a quoted glob (``-i 'out/part-*.txt' -r 'ref/part-*.txt'``): the corpus
 is then the matching files (shards) in sorted order, shard i of each reference glob holding the

@@ -80,7 +80,7 @@ class MetricFamily(ABC):
     def chunks_exactly(self, config: Config) -> bool:
         """False when a segment's tokens under ``config`` depend on the lines around it, so a chunk
         boundary would change them (CIDEr under ``tokenize=ptb``: the PTB jar reads a batch as one
-        text). Such a configuration is scored whole."""
+        text). Such a configuration is scored whole, or with lookahead (:meth:`chunks_with_lookahead`)."""
         return True
 
     def chunks_with_lookahead(self, config: Config) -> bool:

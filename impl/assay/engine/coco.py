@@ -12,12 +12,13 @@ COCOEvalCap tokenises references and results with its PTBTokenizer (``tokenize=p
 - ``CIDEr``: the ``cider/coco`` profile (CIDEr-D, idf over the evaluated references);
 - ``METEOR``: the ``meteor/meteor-1.5`` profile (the jar's call) when the ``meteor`` knob is
   ``auto`` and its resources (the installed pycocoevalcap's jar data) are found; otherwise it is
-  *omitted* with the reason (see ``components["omitted"]``), never estimated. One statistics pass
-  gives the corpus and per-image values.
+  *omitted* with the reason (see ``components["omitted"]``), never estimated. Its statistics rows
+  are columns of the composite's rows, which give the corpus and per-image values.
 
 The score's value is CIDEr; all numbers are in ``components`` under pycocoevalcap's names. Rows
-hold the BLEU counts, the per-image ROUGE-L P/R/F and the per-image CIDEr of each image, with the
-CIDEr document frequencies as context, so per-image (sentence) scores come from the same pass.
+hold the BLEU counts, the per-image ROUGE-L P/R/F, the per-image CIDEr and METEOR's statistics of each
+image, with the CIDEr document frequencies as context, so per-image (sentence) scores come from the
+same pass, and chunks, shards and subsets of rows score like the whole corpus.
 JSON input (COCO annotations + results) is read by :mod:`assay.core.coco_json`; the command is
 :mod:`assay.cli.coco`.
 """
