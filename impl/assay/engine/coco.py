@@ -216,10 +216,11 @@ class Coco(MetricFamily):
         """Under PTB a caption's tokens depend on the next caption of its batch and nothing further."""
         return config.tokenize == PTB
 
-    def _tokenised(self, hyps: Segments, refs: Refs, config: Config, ahead: bool = False
-                   ) -> tuple[list[str], list[list[Any]]]:
+    def _tokenised(self, hyps: Segments, refs: Refs, config: Config, ahead: bool = False, hyps_too: bool = True
+                   ) -> tuple[Segments, list[list[Any]]]:
         """The captions as the scorers see them: the hypotheses and the reference streams (``ahead``: the
-        last image is the next chunk's first, its captions only the batches' next lines)."""
+        last image is the next chunk's first, its captions only the batches' next lines; ``hyps_too``
+        False: the hypotheses as given, for CIDEr's first pass, which only counts them)."""
         after: tuple[Any, Any] = (None, None)
         if ahead:
             hyps, refs, after = split_next(hyps, refs)
@@ -227,12 +228,12 @@ class Coco(MetricFamily):
         if config.tokenize == PTB:
             check_chunkable(hyps, flat, ahead=ahead)
         ref_s = _strings_before(flat, config, after[1])     # COCOEvalCap: gts first, then res, two batches
-        hyp_s = _strings_before(hyps, config, after[0])
+        hyp_s = _strings_before(hyps, config, after[0]) if hyps_too else hyps
         return hyp_s, _streams(ref_s, owner, len(hyps))
 
     # ------------------------------------------------------------------ the first pass: CIDEr's
     def context_part(self, hyps: Segments, refs: Refs, config: Config, ahead: bool = False) -> Any:
-        return CIDER.context_part(*self._tokenised(hyps, refs, config, ahead), cider_config(config))
+        return CIDER.context_part(*self._tokenised(hyps, refs, config, ahead, hyps_too=False), cider_config(config))
 
     def merge_contexts(self, parts: Sequence[Any], config: Config) -> Any:
         return CIDER.merge_contexts(parts, cider_config(config))
