@@ -17,7 +17,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from assay.core.errors import InputError
@@ -25,6 +25,7 @@ from assay.metrics.cider import tokens, vectors
 from assay.metrics.rouge import space_lcs
 from assay.tokenizers import ptb
 from conformance.tests.accel.conftest import import_twin
+from conformance.tests.tokenizers.test_ptb_unicode_plain import BATCHES
 
 # str.split() separators of every kind, one-byte-kind letters (latin-1 included) and wider ones
 SPLIT_TEXT = st.text(st.sampled_from(list("ab c\t\n\x0b\x0c\r\x1c\x1f\x85\xa0\xff\u1680\u2000\u2028\u3000"
@@ -68,10 +69,13 @@ def test_split_encode_many_tokens() -> None:
     assert list(twin_vocab.items()) == list(pure_vocab.items())
 
 
-@given(st.lists(st.one_of(captions(), st.text(max_size=12)), max_size=10),
-       st.lists(st.sampled_from(["a", "dog", "u.s.", "the"]), unique=True))
+@given(st.one_of(st.lists(st.one_of(captions(), st.text(max_size=12)), max_size=10), BATCHES),
+       st.lists(st.sampled_from(["a", "dog", "u.s.", "the", "über", "„", "猫"]), unique=True))
+@example([". .\u00a0.5 a", "Größe 3 1/2 m²", "3\u00a01/2 ü", "b"], [])
 @settings(deadline=None)
 def test_ptb_encode(batch: list[str], known: list[str]) -> None:
+    """CIDEr's ids straight from the PTB twin = the pure strings' ``str.split()`` interned in order (ASCII
+    captions, random text, and lines mixing every class of non-ASCII character: test_ptb_unicode_plain)."""
     mod = import_twin("assay.tokenizers._ptb_c")
     pure_vocab = {t: i for i, t in enumerate(known)}
     twin_vocab = dict(pure_vocab)

@@ -83,6 +83,24 @@ def test_cross_line_lookahead() -> None:
     assert ptb_tokenize("He works at Apple Inc.") == ["he", "works", "at", "apple", "inc.", "."]
 
 
+#: (caption, the jar's raw tokens, pycocoevalcap's string), observed on stanford-corenlp-3.4.1.jar
+#: (``PTBTokenizer -preserveLines -lowerCase``) and pycocoevalcap 1.2's ``PTBTokenizer().tokenize``,
+#: 2026-11-26: a soft hyphen next to "_" (hypothesis found "\u00ad_" giving an empty token)
+SOFT_HYPHEN_UNDERSCORE = [
+    ("a\u00ad_b", ["a", "_", "b"], "a _ b"), ("ab_cd\u00ad", ["ab_cd", "-"], "ab_cd"),
+    ("\u00ad_a", ["-", "_", "a"], "_ a"), ("a_b\u00adc", ["a_b", "c"], "a_b c"),
+    ("ab\u00adcd_ef", ["abcd", "_", "ef"], "abcd _ ef"), ("\u00adab_cd\u00ad", ["ab", "_", "cd"], "ab _ cd"),
+    ("x\u00ad_", ["x", "_"], "x _"), ("\u00ad_", ["-", "_"], "_"), ("\u00ad__a", ["-", "__", "a"], "__ a"),
+]
+
+
+@pytest.mark.parametrize("caption,tokens,coco", SOFT_HYPHEN_UNDERSCORE)
+def test_soft_hyphen_next_to_underscore(caption: str, tokens: list[str], coco: str) -> None:
+    """"_" joins letters and digits only where no soft hyphen touches them (observed on the jar)."""
+    assert ptb_tokenize(caption) == tokens
+    assert coco_tokenize_lines([caption]) == [coco]
+
+
 def test_known_divergences_documented() -> None:
     for kd, (cause, pattern) in KNOWN_DIVERGENCES.items():
         assert kd.startswith("KD-PTB-") and cause and pattern

@@ -41,7 +41,11 @@ wrapper string cached, and a plain line is the join of its chunks' strings (:fun
 compiled twin ``assay.tokenizers._ptb_c.plain_lines``, :mod:`assay.core.accel`). A chunk whose
 tokens depend on its neighbours (a kept abbreviation period, ``No.``, tags, ``3 1/2``, ``. . .``)
 is scanned in context from its start until the scanner reaches the next chunk start (the lexer
-keeps no state but its position), then chunks resume.
+keeps no state but its position), then chunks resume. A plain line may hold non-ASCII text
+(:func:`plain_table`): letters, symbols, quotes, dashes ..., and the characters the jar deletes
+(U+00A0, U+200B, U+3000, CJK brackets ...) cut it into chunks like a space; only control
+characters, the other spaces (U+0085, line breaks) and characters outside the BMP send a line to
+the lexer.
 
 Public API: :func:`ptb_tokenize` (raw jar tokens, lowercased), :func:`coco_tokenize` (the wrapper's
 output string for one caption) and :func:`coco_tokenize_lines` (a batch, with the cross-line context
@@ -69,8 +73,9 @@ adversarial generated captions.
 from __future__ import annotations
 
 import re
-from itertools import compress, repeat
-from typing import Any, Callable, Sequence
+from functools import lru_cache
+from itertools import chain, repeat
+from typing import Any, Callable, NamedTuple, Sequence
 
 from assay.core import accel
 
@@ -156,7 +161,11 @@ class _Lexer:
         self.shadow = _shadow_table()
         an = "0-9\u00ad" + let  # a soft hyphen touching a word is part of it (and dropped)
         self.sep = re.compile("[ \t\x00-\x09\x0b\x0c\x0e-\x1f\x7f\u00a0]+")
-        unit = r"[%s]+(?:_[%s]+)*" % (an, an)
+        # measured: "_" joins runs of letters and digits that hold no soft hyphen ("a_b", but "\u00ad_a",
+        # "a\u00ad_b", "ab\u00adcd_ef" are "-" "_" "a", "a" "_" "b", "abcd" "_" "ef"); otherwise soft hyphens
+        # lead, trail or sit inside the letters and are dropped
+        alnum = "0-9" + let
+        unit = r"(?:[%s]+(?:_[%s]+)+|\u00ad*[%s](?:[%s]*[%s])?\u00ad*)" % (alnum, alnum, alnum, an, alnum)
         word = r"(?=[%s_]*[%s_])%s(?:[.!?][%s]%s)*" % (an, let, unit, let, "(?:" + unit + ")?")
         num = r"(?:[0-9]+(?:[.,:/][0-9]+)*|[.,:][0-9]+(?:[.,:/][0-9]+)*)"
         hpart = r"(?:%s|%s[A-Za-z0-9]*)" % (word, num)  # "3.5mmx-ray" is one token
@@ -250,11 +259,13 @@ class _Lexer:
         return [t.lower() for t in toks]
 
     def piece(self, chunk: str) -> str:
-        """The wrapper's string for a whitespace-free ASCII chunk (its tokens minus the punctuation
+        """The wrapper's string for a chunk of a plain line (its tokens minus the punctuation
         list, joined by spaces; ``""`` when nothing is left), or ``_CONTEXT`` when it depends on
         its neighbours."""
         toks = self.cache.get(chunk, _MISSING)
         if toks is _MISSING:
+            if len(self.cache) > 200_000:    # bounded as in :meth:`_line` (long CJK chunks are many)
+                self.cache.clear()
             toks = self.cache[chunk] = self._chunk(chunk)
         if toks is None:
             toks = self._coco_chunk(chunk)
@@ -284,20 +295,21 @@ class _Lexer:
     def coco_lines(self, lines: Sequence[str]) -> list[str]:
         """The wrapper's strings for physical lines (no line breaks inside) of one jar input.
 
-        A line of printable ASCII (spaces/tabs between chunks, no ". . ." or "3 1" across a blank) is
-        the join of its chunks' cached strings (each distinct chunk lexed once); a line holding a
+        A plain line (:func:`plain_table` characters, no ". . ." or "3 1" across a blank) is the
+        join of its chunks' cached strings (each distinct chunk lexed once); a line holding a
         chunk that needs its neighbours, every other line, and the last one (end-of-input rules)
-        go through :meth:`line` and the wrapper's filter."""
+        go through :meth:`line` and the wrapper's filter. The plain lines are made 65,536 at a time,
+        the cached strings dropped between blocks past 400,000 (memory stays bounded when most
+        chunks are distinct, as whole CJK sentences are)."""
         if not lines:
             return []
         pieces = self.pieces
-        if len(pieces) > 400_000:
-            pieces.clear()
-        body = list(lines[:-1])
-        if _compiled is not None:
-            out = _compiled.plain_lines(body, pieces, self.piece)
-        else:
-            out = plain_lines_py(body, pieces, self.piece)
+        plain = _compiled.plain_lines if _compiled is not None else plain_lines_py
+        out: list[Any] = []        # str, None for a line the lexer makes below
+        for start in range(0, len(lines) - 1, _BLOCK):
+            if len(pieces) > 400_000:
+                pieces.clear()
+            out += plain(list(lines[start:min(start + _BLOCK, len(lines) - 1)]), pieces, self.piece)
         for i in [i for i, got in enumerate(out) if got is None]:
             out[i] = _coco_line(self.line(lines[i], lines[i + 1]))
         out.append(_coco_line(self.line(lines[-1], None)))
@@ -535,11 +547,76 @@ class _Lexer:
 
 _DOTTED = re.compile(r"[.!?]")
 _PLAIN = re.compile("[\x21-\x7e][\x20-\x7e]*")
-# a line the chunk path cannot take: a character outside printable ASCII/tab, or a token that may
-# span the blank (". . .", "3 1/2", "555-1212 555"). Of the rules, only the spaced ellipsis
-# (``\.(?: \.){2,}``: periods separated by single spaces) matches across a blank from a period, so
-# ". ." alone ("A.M. .", "... .") leaves a line plain
-_NOT_SIMPLE = re.compile(r"[^\t\x20-\x7e]|\. \. \.|[0-9][ \t]+[0-9]")
+# Plain lines (the chunk path): one class per BMP code point (:func:`plain_table`); outside the BMP
+# nothing is plain. ``_P_SPACE``: a blank the spaced ellipsis reads as its space (" " and every
+# deleted X character: U+00A0, U+2000-200B, U+3000, U+300C ..., which the lexer reads as spaces),
+# ``_P_TAB``: the tab, ``_P_DIGIT``: what ``str.isdigit()`` accepts ("3 1/2", "² 3": _Lexer._line
+# scans a digit before a blank and a digit in context), ``_P_PERIOD``: ".".
+_P_NOT, _P_CHAR, _P_DIGIT, _P_SPACE, _P_TAB, _P_PERIOD = range(6)
+
+
+@lru_cache(maxsize=None)
+def plain_table() -> bytes:
+    """The class (``_P_*``) of every BMP code point for the plain-line check, one byte each.
+
+    A plain line is cut into chunks exactly where :meth:`_Lexer._line` cuts it: at the ASCII space
+    and tab and at every deleted X character (the lexer matches its rules on a shadow of the text
+    where those are spaces). Plain: printable ASCII, the tab, the X characters, and every other
+    non-ASCII BMP character (letters L, symbols S, runs R, quotes, dashes, currency, fractions, the
+    soft hyphen ...) that Python does not count as a space (U+0085 is one; line breaks are) and is
+    no surrogate. Not plain: control characters, those spaces, code points outside the BMP. The
+    compiled twin and :func:`plain_lines_py` read this one table."""
+    deleted = {cp for cp, to in _shadow_table().items() if to == 0x20}
+    table = bytearray(0x10000)
+    table[0x20:0x7f] = bytes([_P_CHAR]) * 0x5f
+    for cp in range(0x30, 0x3a):
+        table[cp] = _P_DIGIT
+    table[0x20], table[0x09], table[0x2e] = _P_SPACE, _P_TAB, _P_PERIOD
+    for cp in range(0x80, 0x10000):
+        ch = chr(cp)
+        if cp in deleted:
+            table[cp] = _P_SPACE
+        elif not (ch.isspace() or 0xD800 <= cp <= 0xDFFF):
+            table[cp] = _P_DIGIT if ch.isdigit() else _P_CHAR
+    return bytes(table)
+
+
+def _table_class(table: bytes, kinds: Sequence[int]) -> str:
+    """Regex character-class body of the code points whose class (in :func:`plain_table`) is in ``kinds``."""
+    runs = re.finditer(b"[%s]+" % re.escape(bytes(kinds)), table)
+    return "".join("%s-%s" % (re.escape(chr(m.start())), re.escape(chr(m.end() - 1))) for m in runs)
+
+
+class _PlainPatterns(NamedTuple):
+    """The pure path's regexes, made from :func:`plain_table`."""
+    not_simple: "re.Pattern[str]"   # what keeps a line off the chunk path (:func:`_patterns`)
+    hidden: "re.Pattern[str]"       # a blank str.split() does not split at (U+200B, U+300C ...)
+    chunk: "re.Pattern[str]"        # a chunk of a plain line: a run of non-blanks
+
+
+@lru_cache(maxsize=None)
+def _patterns() -> _PlainPatterns:
+    """``not_simple`` matches a character that is not plain, or a token that may span a blank: ``. . .``
+    (the spaced ellipsis; of the rules, only it matches across a blank from a period, so ". ." alone,
+    "A.M. .", "... .", leaves a line plain) and a digit, blanks and a digit ("3 1/2", "555-1212 555")."""
+    table = plain_table()
+    plain = _table_class(table, (_P_CHAR, _P_DIGIT, _P_SPACE, _P_TAB, _P_PERIOD))
+    space, digit = _table_class(table, (_P_SPACE,)), _table_class(table, (_P_DIGIT,))
+    blank = _table_class(table, (_P_SPACE, _P_TAB))
+    hidden = bytes(table[cp] in (_P_SPACE, _P_TAB) and not chr(cp).isspace() for cp in range(0x10000))
+    return _PlainPatterns(
+        re.compile(r"[^%s]|\.[%s]\.[%s]\.|[%s][%s]+[%s]" % (plain, space, space, digit, blank, digit)),
+        re.compile("[%s]" % _table_class(hidden, (1,))), re.compile("[^%s]+" % blank))
+
+
+def _chunks_of(line: str) -> list[str]:
+    """The chunks of a plain line: ``str.split()``, or, when it holds a blank Python does not count as
+    a space (a deleted X character), the runs of non-blanks."""
+    found = _patterns()
+    return line.split() if found.hidden.search(line) is None else found.chunk.findall(line)
+
+
+_BLOCK = 65_536      # plain lines made at a time by _Lexer.coco_lines
 _CONTEXT = "\x00"   # a chunk whose tokens depend on its neighbours (never in a plain line)
 _MISSING: list[str] = []
 _LEXER: _Lexer | None = None
@@ -548,17 +625,19 @@ _LEXER: _Lexer | None = None
 def plain_lines_py(lines: list[str], pieces: dict[str, str], piece: Callable[[str], str]) -> list[str | None]:
     """The wrapper's string of each plain line, None for the others.
 
-    A line is plain when it is printable ASCII and tabs with no ``. . .`` or ``3 1`` across a blank
-    (``_NOT_SIMPLE``) and none of its chunks (its ``str.split()``) depends on its neighbours; its
-    string is the join of its chunks' pieces (``pieces[chunk]``, made by ``piece(chunk)`` when
-    missing, which stores it; ``_CONTEXT`` for a chunk that depends on its neighbours), empty
-    pieces left out. The compiled twin is ``_ptb_c.plain_lines``."""
-    ok = [_NOT_SIMPLE.search(ln) is None for ln in lines]
-    for chunk in set(" ".join(compress(lines, ok)).split()).difference(pieces):
+    A line is plain when its characters are plain (:func:`plain_table`: printable ASCII, tabs, the
+    non-ASCII BMP characters that are neither control characters nor Python spaces, and the deleted
+    ones, blanks like the space) with no ``. . .`` or ``3 1`` across a blank (:func:`_patterns`)
+    and none of its chunks (the runs of non-blanks, where :meth:`_Lexer._line` cuts it) depends on
+    its neighbours; its string is the join of its chunks' pieces (``pieces[chunk]``, made by
+    ``piece(chunk)`` when missing, which stores it; ``_CONTEXT`` for a chunk that depends on its
+    neighbours), empty pieces left out. The compiled twin is ``_ptb_c.plain_lines``."""
+    search = _patterns().not_simple.search
+    split: list[list[str] | None] = [None if search(ln) else _chunks_of(ln) for ln in lines]
+    for chunk in set(chain.from_iterable(filter(None, split))).difference(pieces):
         piece(chunk)
     get = pieces.__getitem__
-    out: list[str | None] = [" ".join(filter(None, map(get, ln.split()))) if good else None
-                             for ln, good in zip(lines, ok)]
+    out = [None if chunks is None else " ".join(filter(None, map(get, chunks))) for chunks in split]
     return [None if got is None or _CONTEXT in got else got for got in out]
 
 
