@@ -139,15 +139,15 @@ def test_significance_output_does_not_depend_on_the_bar() -> None:
     other = [("the " + line) if k % 3 == 0 else line for k, line in enumerate(lines)]
     refs = [(SAMPLE / "ref1.txt").read_text(encoding="utf-8").split("\n")[:-1]]
     bar = core_progress.ProgressBar(0, stream=io.StringIO(), enabled=False)
-    from assay.cli.significance import _TrackedRuns
+    from assay.cli.tracked_runs import TrackedRuns
 
     for test, n in (("bs", 300), ("ar", 21), ("bs", 7)):      # blocks of unequal sizes; fewer draws than blocks
         plain = sig.paired_test(test, "bleu,chrf", ("base", lines), [("other", other)], refs, None, n, 7, None, {})
         blocks = sig.paired_test(test, "bleu,chrf", ("base", lines), [("other", other)], refs, None, n, 7, None, {},
-                                 runs=partial(_TrackedRuns, bar))
+                                 runs=partial(TrackedRuns, bar))
         assert blocks.text == plain.text
     plain_ci = sig.confidence_test("bleu", lines, refs, None, 300, 7, None, {})
-    blocks_ci = sig.confidence_test("bleu", lines, refs, None, 300, 7, None, {}, runs=partial(_TrackedRuns, bar))
+    blocks_ci = sig.confidence_test("bleu", lines, refs, None, 300, 7, None, {}, runs=partial(TrackedRuns, bar))
     assert blocks_ci.tool_json() == plain_ci.tool_json()
     assert bar.done == bar.total > 0
 

@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import json
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from assay.cli.common import add_encoding, add_width, input_file, parse_knob_settings, read_file
 from assay.cli.engine import add_engine_arguments, dask_session, uses_dask
 from assay.core.errors import InputError, KnobError
 from assay.core.io import check_aligned
-
-if TYPE_CHECKING:   # the jobs (and numpy) are imported when the command runs, not to build its parser
-    from assay.jobs import significance as sig
 
 
 HELP = {"significance": "bootstrap CIs and paired significance tests (sacrebleu --confidence/--paired-*)"}
@@ -144,12 +140,13 @@ def _tests(args: argparse.Namespace, dask: bool) -> Iterator[tuple[Callable[...,
     """(paired(test, ...), confidence(...)): in this process, or with ``--engine dask`` on a Dask cluster
     (:mod:`assay.jobs.grid.significance`: the same result)."""
     if not dask:
+        from assay.cli.tracked_runs import TrackedRuns
         from assay.core.progress import ProgressBar
         from assay.jobs import significance as sig
 
         with ProgressBar(0, description="significance", enabled=None if args.progress else False) as bar:
             def runs(*spec: Any) -> sig.LocalRuns:
-                return _tracked_runs()(bar, *spec)
+                return TrackedRuns(bar, *spec)
 
             yield (lambda test, metrics, baseline, systems, refs, profile, *, n_samples, seed, width, **knobs:
                    sig.paired_test(test, metrics, baseline, systems, refs, profile, n_samples, seed, width, knobs,
@@ -162,56 +159,3 @@ def _tests(args: argparse.Namespace, dask: bool) -> Iterator[tuple[Callable[...,
         yield (lambda test, *a, **k: grid.paired(session, test, *a, **k),
                lambda *a, **k: grid.confidence_interval(session, *a, **k))
 
-
-@functools.lru_cache(maxsize=None)
-def _tracked_runs() -> Callable[..., sig.LocalRuns]:
-    """The class ``_TrackedRuns``, made on first use (it extends a class of the significance job, which
-    is imported when the command runs)."""
-    import numpy as np
-
-    from assay.jobs import significance as sig
-
-    class _TrackedRuns(sig.LocalRuns):
-        """:class:`~assay.jobs.significance.LocalRuns` that follows its work on a progress bar: per metric one
-        step for the statistics and one per block of draws resampled (:data:`BLOCKS` blocks; row k of a
-        resampled array comes from draw k alone, so the blocks concatenate to the whole run's values, as
-        on a Dask cluster)."""
-
-        #: blocks of draws per metric (each one step of the bar)
-        BLOCKS = 20
-
-        def __init__(self, bar: Any, kind: str, setups: Any, *rest: Any) -> None:
-            super().__init__(kind, setups, *rest)
-            self.bar = bar
-            bar.add(len(setups) * (1 + min(self.BLOCKS, max(self.n_samples, 1))))
-
-        def stats(self, k: int) -> list[Any]:
-            out = super().stats(k)
-            self.bar.step(f"{self.setups[k].metric} statistics")
-            return out
-
-        def resampled(self, k: int) -> list[Any]:
-            stats = self._stats.pop(k)
-            if self._draws is None:
-                self._draw(len(stats[0].rows))
-            draws, counts = self._draws, self._counts
-            assert draws is not None
-            n = draws.shape[0]
-            blocks = min(self.BLOCKS, max(n, 1))
-            bounds = [n * b // blocks for b in range(blocks + 1)]    # exactly `blocks` blocks, none empty
-            parts = []
-            for start, stop in zip(bounds, bounds[1:]):
-                parts.append(sig.resample_block(self.kind, self.setups[k], stats, draws[start:stop],
-                                                None if counts is None else counts[start:stop]))
-                self.bar.step(f"{self.setups[k].metric} resampling")
-            return [None if parts[0][i] is None else np.concatenate([p[i] for p in parts])
-                    for i in range(len(parts[0]))]
-
-    return _TrackedRuns
-
-
-def __getattr__(name: str) -> Any:
-    """``_TrackedRuns`` as a module attribute (:func:`_tracked_runs`), made when first asked for."""
-    if name == "_TrackedRuns":
-        return _tracked_runs()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

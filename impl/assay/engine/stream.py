@@ -173,7 +173,7 @@ def shard_segments(configured: api.Configured, surveys: Sequence[FileSurvey], en
     held: tuple[int, list[str], list[list[str]]] | None = None
     for chunk in text:
         if held is not None:
-            yield _with_segment(held, (chunk[1][0], [lines[0] for lines in chunk[2]]))
+            yield _with_segment(held, _first_of(chunk[1], chunk[2]))
         held = chunk
     if held is not None:
         after = None if following is None else first_segment(following, encoding, chop)
@@ -192,8 +192,13 @@ def _with_segment(chunk: tuple[int, list[str], list[list[str]]], segment: Segmen
 def first_segment(surveys: Sequence[FileSurvey], encoding: str, chop: bool) -> Segment | None:
     """The first segment of a shard's files (None when it is empty), read as the shard reader reads it."""
     for _, hyps, streams in shard_text(surveys, encoding, 1, chop, notes_of(surveys, encoding)):
-        return hyps[0], [lines[0] for lines in streams]
+        return _first_of(hyps, streams)
     return None
+
+
+def _first_of(hyps: list[str], streams: list[list[str]]) -> Segment:
+    """The first segment of a chunk's lines."""
+    return hyps[0], [lines[0] for lines in streams]
 
 
 def following_shards(surveys: Sequence[Sequence[FileSurvey]]) -> list[Sequence[FileSurvey] | None]:

@@ -52,8 +52,8 @@ def context_part(hyps: Segments, refs: Refs, config: Config, ahead: bool = False
     if ahead:
         hyps, refs, (_, after) = split_next(hyps, refs)
     flat, owner = group_refs(hyps, refs)
-    if ahead and config.tokenize == PTB:
-        check_chunkable(hyps, flat, ahead=True)
+    if config.tokenize == PTB:
+        check_chunkable(hyps, flat, ahead=ahead)
     if config.idf_corpus is not None:
         return CiderPart(len(hyps), None)
     vocab: dict[str, int] = {}
