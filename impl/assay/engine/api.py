@@ -206,15 +206,16 @@ def target_prediction(hyps: Any, refs: Any, target: Any, prediction: Any) -> tup
     return list(prediction), [list(target)]
 
 
-def _stats(configured: Configured, hyps: Sequence[Any], refs: Any, refs_orientation: str
+def _stats(configured: Configured, hyps: Sequence[Any], refs: Any, refs_orientation: str, sums_only: bool = False
            ) -> tuple[SegmentStats, list[list[Any]]]:
-    """Reference streams checked, then the per-segment statistics of ``configured``."""
+    """Reference streams checked, then the per-segment statistics of ``configured`` (``sums_only``:
+    a long corpus may come back as one row of its exact column sums, :func:`rows_of_lists`)."""
     hyps, refs, refs_orientation = coco_shape(hyps, refs, refs_orientation)
     streams = normalize_refs(hyps, refs, refs_orientation)
     if not hyps:
         raise InputError("no hypotheses: the input is empty")
     check_max_refs(configured.profile, len(streams))
-    return rows_of_lists(configured.family, configured.config, hyps, streams), streams
+    return rows_of_lists(configured.family, configured.config, hyps, streams, sums_only=sums_only), streams
 
 
 def compute_stats(metric: str, hyps: Sequence[Any], refs: Any, profile: str | None = None, *,
@@ -284,7 +285,8 @@ def score_configured(configured: Configured, hyps: Sequence[Any], refs: Any, *,
                      refs_orientation: str = "streams", width: int | None = None) -> Score:
     """The corpus score of ``hyps`` under a configuration built by :func:`configure`."""
     check_width(width)
-    stats, streams = _stats(configured, hyps, refs, refs_orientation)
+    sums_only = configured.family.sums_suffice(configured.config)
+    stats, streams = _stats(configured, hyps, refs, refs_orientation, sums_only)
     return family_score(configured.family, stats, configured.config, configured.profile, nrefs_field(streams),
                         width)
 

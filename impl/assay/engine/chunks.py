@@ -26,7 +26,7 @@ from assay.core.knobs import Config
 from assay.core.errors import AssayError, InputError, ToolBehaviourError
 from assay.core.family import MetricFamily
 from assay.core.segment_stream import CHUNK_LINES
-from assay.core.stats import SegmentStats
+from assay.core.stats import SegmentStats, as_float_rows, exact_total, narrowest, wider_dtype
 
 _NUMBERED = re.compile(r"\b(segment|document|line|image) (\d+)")
 
@@ -93,10 +93,12 @@ def merged_context(family: MetricFamily, config: Config, chunks: Iterable[Chunk]
 
 
 def rows_of_lists(family: MetricFamily, config: Config, hyps: Sequence[Any], streams: Sequence[Sequence[Any]],
-                  chunk_lines: int = CHUNK_LINES) -> SegmentStats:
+                  chunk_lines: int = CHUNK_LINES, sums_only: bool = False) -> SegmentStats:
     """The rows of a corpus held in Python lists, made ``chunk_lines`` segments at a time (one call
     when the corpus is no longer, or the configuration is not :func:`chunkable`): equal to
-    ``family.segment_stats(hyps, streams, config)``, in transient memory bounded by the chunk."""
+    ``family.segment_stats(hyps, streams, config)``, in transient memory bounded by the chunk.
+    ``sums_only`` (for a ``sums_suffice`` score): rows made in chunks come back as one row of their
+    exact column sums (:meth:`RowStack.summed`), with no float64 copy of the kept narrow rows."""
     n = len(hyps)
     if n <= chunk_lines or not chunkable(family, config):
         return family.segment_stats(hyps, streams, config)
@@ -113,12 +115,16 @@ def rows_of_lists(family: MetricFamily, config: Config, hyps: Sequence[Any], str
     stack = RowStack(n)
     for start in starts:
         stack.put(start, chunk_rows(family, config, *chunk(start), context=context, offset=start))
-    return stack.stats()
+    return stack.summed() if sums_only else stack.stats()
 
 
 class RowStack:
-    """The rows of ``n`` segments, filled chunk by chunk at their places (allocated once the first
-    chunk gives the width; widened should a later chunk's dtype be wider, never narrowed)."""
+    """The rows of ``n`` segments, filled chunk by chunk at their places and kept in the narrowest
+    integer dtype that holds them (:func:`~assay.core.stats.narrowest`; float64 once a chunk has a
+    value no integer holds). Allocated when the first chunk gives the width; widened (never narrowed)
+    when a later chunk needs a wider dtype. Read back as the float64 rows families compute on
+    (:meth:`stats`) or as their exact column sums (:meth:`summed`), equal bit for bit to the sums
+    of those float64 rows."""
 
     def __init__(self, n: int) -> None:
         self._n = n
@@ -128,15 +134,31 @@ class RowStack:
 
     def put(self, start: int, stats: SegmentStats) -> None:
         """Rows of the segments ``start .. start + len(stats) - 1`` (0-based)."""
+        rows = narrowest(stats.rows)
         if self._rows is None:
-            self._rows = np.empty((self._n, stats.rows.shape[1]), dtype=stats.rows.dtype)
+            self._rows = np.empty((self._n, rows.shape[1]), dtype=rows.dtype)
             self._columns, self._context = stats.columns, stats.context
-        elif np.result_type(self._rows.dtype, stats.rows.dtype) != self._rows.dtype:
-            self._rows = self._rows.astype(np.result_type(self._rows.dtype, stats.rows.dtype))
-        self._rows[start:start + len(stats)] = stats.rows
+        else:
+            wider = wider_dtype(self._rows.dtype, rows.dtype)
+            if wider != self._rows.dtype:
+                self._rows = self._rows.astype(wider)
+        self._rows[start:start + len(rows)] = rows
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The dtype the rows are kept in."""
+        return self._kept().dtype
 
     def stats(self) -> SegmentStats:
-        """Every row, with the columns and context of the chunks (at least one chunk was put)."""
+        """Every row as float64, with the columns and context of the chunks."""
+        return SegmentStats(self._columns, as_float_rows(self._kept()), self._context)
+
+    def summed(self) -> SegmentStats:
+        """A one-row corpus of the exact column sums (``SegmentStats.summed`` of :meth:`stats`, bit
+        for bit, with no float64 copy of the rows): what a ``sums_suffice`` family's score reads."""
+        return SegmentStats(self._columns, exact_total(self._kept())[None, :], self._context)
+
+    def _kept(self) -> np.ndarray:
         if self._rows is None:
             raise ValueError("no chunk was put")
-        return SegmentStats(self._columns, self._rows, self._context)
+        return self._rows

@@ -272,7 +272,8 @@ def score_files(configured: api.Configured, hyp_path: str | Sequence[str], ref_p
         offset += count
     if sentence:
         return None, all_notes
-    return api.family_score(family, stack.stats(), config, configured.profile, nrefs, width), all_notes
+    stats = stack.summed() if family.sums_suffice(config) else stack.stats()
+    return api.family_score(family, stats, config, configured.profile, nrefs, width), all_notes
 
 
 def read_shards(hyp_path: str | Sequence[str], ref_paths: Sequence[str | Sequence[str]], *, encoding: str = "utf-8",

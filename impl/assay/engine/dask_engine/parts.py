@@ -25,7 +25,7 @@ import numpy as np
 
 from assay.core import errors
 from assay.core.errors import AssayError, ToolBehaviourError
-from assay.core.stats import SegmentStats
+from assay.core.stats import SegmentStats, narrowest
 
 #: sums of floats are exact when every value is a multiple of 2**-EXACT_BITS (and the sums stay small)
 EXACT_BITS = 16
@@ -91,8 +91,8 @@ class Part:
 
     ``total``: column sums (``rows.sum(axis=0)``, the rows' dtype); ``magnitude``: column sums of the
     absolute values of float rows (None for integer rows); ``dyadic``: every value is an integer or a
-    finite multiple of ``2**-EXACT_BITS``; ``rows``: the rows, kept in ``rows`` mode and whenever the
-    sums may not be exact; ``missing``: per row, whether a reference is missing (collections only:
+    finite multiple of ``2**-EXACT_BITS``; ``rows``: the rows (in the narrowest dtype that holds them,
+    :func:`~assay.core.stats.narrowest`), kept in ``rows`` mode and whenever the sums may not be exact; ``missing``: per row, whether a reference is missing (collections only:
     the ``nrefs`` signature field ``var``); ``notes``: what was learnt about the files read."""
 
     index: int
@@ -135,14 +135,14 @@ def make_part(index: int, blocks: Sequence[SegmentStats], mode: str, *, keep_con
     context = dict(first.context) if keep_context else None
     part = Part(index, len(rows), first.columns, context=context, missing=missing, notes=list(notes))
     if mode == "rows":
-        part.rows = rows
+        part.rows = narrowest(rows)
         return part
     if mode != "sum":
         raise ValueError(f"mode must be 'sum' or 'rows', got {mode!r}")
     part.total = rows.sum(axis=0)
     part.dyadic, part.magnitude = _grid_check(rows)
     if not part.exact:
-        part.rows = rows
+        part.rows = narrowest(rows)
     return part
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from assay.core.errors import InputError
 from assay.core.score import Score
-from assay.core.stats import SegmentStats
+from assay.core.stats import SegmentStats, as_float_rows
 from assay.engine import api
 from assay.engine.dask_engine.parts import Part, checked, combine, summed_stats, without_rows
 from assay.engine.dask_engine.session import Session
@@ -61,7 +61,8 @@ def corpus_score(session: Session, configured: api.Configured, leaves: Sequence[
 
 def _gathered(session: Session, leaves: Sequence[Any], total: int | None, again: Callable[[int], Any] | None
               ) -> tuple[SegmentStats, list[Any], bool]:
-    """Every part's rows stacked in shard order (into one array allocated once when ``total`` is known)."""
+    """Every part's rows stacked in shard order (into one float64 array allocated once when ``total``
+    is known), as the float64 rows families compute on."""
     blocks: list[np.ndarray] = []
     columns: tuple[str, ...] | None = None
     context: Any = None
@@ -84,7 +85,7 @@ def _gathered(session: Session, leaves: Sequence[Any], total: int | None, again:
         rows = part.rows
         if total is not None:
             if out is None:
-                out = np.empty((total, rows.shape[1]), dtype=rows.dtype)
+                out = np.empty((total, rows.shape[1]), dtype=np.float64)
             out[at:at + len(rows)] = rows
             at += len(rows)
         else:
@@ -92,7 +93,7 @@ def _gathered(session: Session, leaves: Sequence[Any], total: int | None, again:
     if columns is None:
         raise InputError("no hypotheses: the input is empty")
     rows = out if out is not None else (blocks[0] if len(blocks) == 1 else np.vstack(blocks))
-    return SegmentStats(columns, rows, context or {}), notes, missing
+    return SegmentStats(columns, as_float_rows(rows), context or {}), notes, missing
 
 
 def sentence_scores(session: Session, configured: api.Configured, leaves: Sequence[Any], *,
@@ -107,7 +108,7 @@ def sentence_scores(session: Session, configured: api.Configured, leaves: Sequen
             if not part.n:
                 continue
             seen += part.n
-            stats = SegmentStats(part.columns, part.rows, part.context or {})
+            stats = SegmentStats(part.columns, as_float_rows(part.rows), part.context or {})
             for s in api.sentence_scores_from_stats(configured, stats, nrefs(part), width):
                 emit(s)
     finally:
