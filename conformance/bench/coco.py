@@ -2,7 +2,7 @@
 
     python -m conformance.bench.coco [--size 20000] [--repeats 1] [--meteor-images 2000] [--tool-sample N] [--quick]
 
-Times are CPU seconds (``os.times()``: this process plus the child processes it waited for, so the
+Times are CPU seconds (``time.process_time()`` for this process plus ``os.times()`` for the child processes it waited for, so the
 jar runs count; the machine is shared, and CPU time is what the two sides cost, unlike wall time
 which other loads distort). Corpus: ``--size``/``--images`` generated images
 (conformance/generate/captions.py, fixed seed), one hypothesis and 5 references each (20,000 images =

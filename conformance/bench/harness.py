@@ -65,14 +65,16 @@ class Clock:
 
 
 def _cpu_with_children() -> float:
+    """This process's CPU time at the resolution of ``time.process_time`` (nanoseconds; ``os.times``
+    counts 10 ms clock ticks, too coarse for a 0.05 s run) plus its waited-for children's (ticks)."""
     t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    return time.process_time() + t.children_user + t.children_system
 
 
 WALL = Clock(time.perf_counter, "wall time (time.perf_counter)")
 CPU = Clock(time.process_time, "CPU time of this process (time.process_time)")
 CPU_CHILDREN = Clock(_cpu_with_children,
-                     "CPU time of this process and of the child processes it waited for, e.g. a JVM (os.times)")
+                     "CPU time of this process (time.process_time) and of the child processes it waited for, e.g. a JVM (os.times)")
 CLOCKS = {"wall": WALL, "cpu": CPU}
 
 

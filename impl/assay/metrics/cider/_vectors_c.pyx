@@ -16,9 +16,11 @@ from cpython.object cimport PyObject
 from cpython.unicode cimport Py_UNICODE_ISSPACE
 from libc.math cimport sqrt
 from libc.stdint cimport int32_t, int64_t, uint64_t
+from cpython.mem cimport PyMem_Free
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
+from assay.text._buffers cimport grow
 from assay.text._code_counts cimport count_codes
 
 
@@ -116,18 +118,12 @@ cdef int _insert(Table* t, const unsigned char* b, Py_ssize_t n, uint64_t h, int
 cdef struct Ids:
     int64_t* data
     Py_ssize_t count
-    Py_ssize_t cap
+    size_t cap          # bytes allocated
 
 
 cdef inline int _push(Ids* buf, int64_t tid) except -1:
-    """Append ``tid`` (doubling the buffer when it is full)."""
-    cdef int64_t* grown
-    if buf.count == buf.cap:
-        grown = <int64_t*>realloc(buf.data, 2 * buf.cap * sizeof(int64_t))
-        if grown == NULL:
-            raise MemoryError()
-        buf.data = grown
-        buf.cap *= 2
+    """Append ``tid`` (the buffer at least doubles when it is full: :func:`assay.text._buffers.grow`)."""
+    buf.data = <int64_t*>grow(buf.data, (buf.count + 1) * sizeof(int64_t), &buf.cap)
     buf.data[buf.count] = tid
     buf.count += 1
     return 0
@@ -167,10 +163,8 @@ def split_encode(list strings, dict vocab):
     cdef Py_ssize_t slot
     cdef Table table
     buf.count = 0
-    buf.cap = 1 << 12
-    buf.data = <int64_t*>malloc(buf.cap * sizeof(int64_t))
-    if buf.data == NULL:
-        raise MemoryError()
+    buf.cap = 0
+    buf.data = <int64_t*>grow(NULL, (1 << 12) * sizeof(int64_t), &buf.cap)
     table.hashes = NULL; table.ids = NULL; table.start = NULL; table.size = NULL; table.arena = NULL
     offsets = np.zeros(n + 1, dtype=np.int64)
     cdef int64_t[::1] off = offsets
@@ -223,7 +217,7 @@ def split_encode(list strings, dict vocab):
         if buf.count:
             memcpy(&view[0], buf.data, buf.count * sizeof(int64_t))
     finally:
-        free(buf.data)
+        PyMem_Free(buf.data)
         _table_free(&table)
     return ids, offsets
 

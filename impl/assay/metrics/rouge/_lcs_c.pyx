@@ -30,7 +30,7 @@ from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
 from libc.string cimport memset, memcpy
 from libc.math cimport sqrt
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
-from assay.metrics.rouge._buffers cimport grow as _grow
+from assay.text._buffers cimport grow as _grow
 
 import numpy as np
 

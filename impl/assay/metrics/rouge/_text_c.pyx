@@ -18,7 +18,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.unicode cimport PyUnicode_KIND, PyUnicode_DATA, PyUnicode_READ, PyUnicode_GET_LENGTH
-from assay.metrics.rouge._buffers cimport grow as _grow
+from assay.text._buffers cimport grow as _grow
 
 import numpy as np
 

@@ -9,7 +9,7 @@ of the LCS lengths. Counts are integers, so the arrays equal the pure ones exact
 from libc.stdint cimport int32_t, int64_t
 from cpython.mem cimport PyMem_Free
 
-from assay.metrics.rouge._buffers cimport grow
+from assay.text._buffers cimport grow
 
 import numpy as np
 

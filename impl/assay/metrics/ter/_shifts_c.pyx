@@ -20,7 +20,9 @@ segment length: each of the two tables holds :func:`assay.metrics.ter.limits.tab
 """
 from libc.stdint cimport int32_t
 from libc.math cimport ceil, floor
-from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+
+from assay.text._buffers cimport grow
 
 cdef enum:
     INF = 0x3FFFFFFF       # unreachable; every finite distance is far below
@@ -100,7 +102,8 @@ cdef inline Py_ssize_t _source(Py_ssize_t p, Py_ssize_t start, Py_ssize_t length
 cdef class _Search:
     """Buffers and state of one hypothesis/reference search (all linear in the lengths)."""
 
-    cdef Py_ssize_t n_h, n_r, n_cells, max_width, n_cand, cap
+    cdef Py_ssize_t n_h, n_r, n_cells, max_width, n_cand
+    cdef size_t cand_bytes     # bytes allocated for cand
     cdef int32_t *hyp          # current hypothesis (dense ids; -1 = not in the reference)
     cdef int32_t *nxt          # next hypothesis (a shift applied)
     cdef int32_t *refpad       # refpad[j] = ref[j-1]; refpad[0] = refpad[n_r + 1] = -2
@@ -133,8 +136,8 @@ cdef class _Search:
         self.steps = <signed char *> _alloc(n_h + n_r, sizeof(signed char))
         self.head = <int32_t *> _alloc(n_vocab, sizeof(int32_t))
         self.link = <int32_t *> _alloc(n_r, sizeof(int32_t))
-        self.cap = 64
-        self.cand = <int32_t *> _alloc(3 * self.cap, sizeof(int32_t))
+        self.cand_bytes = 0
+        self.cand = <int32_t *> grow(NULL, 3 * 64 * sizeof(int32_t), &self.cand_bytes)
 
     def __dealloc__(self):
         PyMem_Free(self.hyp)
@@ -252,13 +255,7 @@ cdef class _Search:
                 self.align[rp] = <int32_t> hp
 
     cdef int push(self, Py_ssize_t length, Py_ssize_t start, Py_ssize_t target) except -1:
-        cdef int32_t *grown
-        if self.n_cand == self.cap:
-            grown = <int32_t *> PyMem_Realloc(self.cand, 6 * self.cap * sizeof(int32_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.cand = grown
-            self.cap *= 2
+        self.cand = <int32_t *> grow(self.cand, 3 * (self.n_cand + 1) * sizeof(int32_t), &self.cand_bytes)
         self.cand[3 * self.n_cand] = <int32_t> length
         self.cand[3 * self.n_cand + 1] = <int32_t> start
         self.cand[3 * self.n_cand + 2] = <int32_t> target

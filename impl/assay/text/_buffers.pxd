@@ -1,4 +1,5 @@
-# Growable PyMem buffers shared by the ROUGE twins (_lcs_c, _text_c): one definition, inlined where cimported.
+# Growable PyMem buffers shared by the compiled twins (ROUGE's _lcs_c, _text_c and _word_union_c, CIDEr's
+# _vectors_c, TER's _shifts_c): one definition, inlined where cimported.
 from cpython.mem cimport PyMem_Realloc
 
 
