@@ -52,10 +52,6 @@ class SegmentStats:
         """Column sums: the corpus row of micro-averaged metrics."""
         return np.asarray(self.rows.sum(axis=0))
 
-    def summed(self) -> "SegmentStats":
-        """A one-row corpus of the column sums (what a ``sums_suffice`` score reads), same columns and context."""
-        return SegmentStats(self.columns, self.total()[None, :], self.context)
-
     def select(self, index: Sequence[int] | np.ndarray) -> "SegmentStats":
         """Rows in the given order (subsets, bootstrap resamples)."""
         return SegmentStats(self.columns, self.rows[np.asarray(index)], self.context)
@@ -108,16 +104,6 @@ def _narrowest_holding(low: int, high: int) -> np.dtype:
         if info.min <= low and high <= info.max:
             return dtype
     raise AssertionError("unreachable: int64 holds every integer below 2**53")
-
-
-def wider_dtype(kept: np.dtype, new: np.dtype) -> np.dtype:
-    """The dtype rows kept in ``kept`` widen to when rows in ``new`` join them (each from
-    :func:`narrowest`): numpy's promotion, except that two integer dtypes whose promotion is float
-    (uint64 with a signed one: never made by :func:`narrowest`) give int64."""
-    wider = np.result_type(kept, new)
-    if wider.kind == "f" and kept.kind in "iu" and new.kind in "iu":
-        return np.dtype(np.int64)
-    return wider
 
 
 def as_float_rows(rows: np.ndarray) -> np.ndarray:

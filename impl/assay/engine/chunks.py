@@ -26,7 +26,7 @@ from assay.core.knobs import Config
 from assay.core.errors import AssayError, InputError, ToolBehaviourError
 from assay.core.family import MetricFamily
 from assay.core.segment_stream import CHUNK_LINES
-from assay.core.stats import SegmentStats, as_float_rows, exact_total, narrowest, wider_dtype
+from assay.core.stats import SegmentStats, as_float_rows, exact_total, narrowest
 
 _NUMBERED = re.compile(r"\b(segment|document|line|image) (\d+)")
 
@@ -139,7 +139,7 @@ class RowStack:
             self._rows = np.empty((self._n, rows.shape[1]), dtype=rows.dtype)
             self._columns, self._context = stats.columns, stats.context
         else:
-            wider = wider_dtype(self._rows.dtype, rows.dtype)
+            wider = np.result_type(self._rows.dtype, rows.dtype)     # never float for two narrowest() dtypes
             if wider != self._rows.dtype:
                 self._rows = self._rows.astype(wider)
         self._rows[start:start + len(rows)] = rows
@@ -154,8 +154,8 @@ class RowStack:
         return SegmentStats(self._columns, as_float_rows(self._kept()), self._context)
 
     def summed(self) -> SegmentStats:
-        """A one-row corpus of the exact column sums (``SegmentStats.summed`` of :meth:`stats`, bit
-        for bit, with no float64 copy of the rows): what a ``sums_suffice`` family's score reads."""
+        """A one-row corpus of the exact column sums (``stats().total()``, bit for bit, with no float64
+        copy of the rows): what a ``sums_suffice`` family's score reads."""
         return SegmentStats(self._columns, exact_total(self._kept())[None, :], self._context)
 
     def _kept(self) -> np.ndarray:

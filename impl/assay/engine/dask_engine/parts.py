@@ -92,8 +92,9 @@ class Part:
     ``total``: column sums (``rows.sum(axis=0)``, the rows' dtype); ``magnitude``: column sums of the
     absolute values of float rows (None for integer rows); ``dyadic``: every value is an integer or a
     finite multiple of ``2**-EXACT_BITS``; ``rows``: the rows (in the narrowest dtype that holds them,
-    :func:`~assay.core.stats.narrowest`), kept in ``rows`` mode and whenever the sums may not be exact; ``missing``: per row, whether a reference is missing (collections only:
-    the ``nrefs`` signature field ``var``); ``notes``: what was learnt about the files read."""
+    :func:`~assay.core.stats.narrowest`), kept in ``rows`` mode and whenever the sums may not be exact;
+    ``missing``: per row, whether a reference is missing (collections only: the ``nrefs`` signature
+    field ``var``); ``notes``: what was learnt about the files read."""
 
     index: int
     n: int

@@ -92,8 +92,9 @@ def _gathered(session: Session, leaves: Sequence[Any], total: int | None, again:
             blocks.append(rows)
     if columns is None:
         raise InputError("no hypotheses: the input is empty")
-    rows = out if out is not None else (blocks[0] if len(blocks) == 1 else np.vstack(blocks))
-    return SegmentStats(columns, as_float_rows(rows), context or {}), notes, missing
+    if out is None:
+        out = as_float_rows(blocks[0]) if len(blocks) == 1 else np.vstack(blocks, dtype=np.float64)
+    return SegmentStats(columns, out, context or {}), notes, missing
 
 
 def sentence_scores(session: Session, configured: api.Configured, leaves: Sequence[Any], *,
