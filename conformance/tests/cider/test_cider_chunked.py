@@ -59,20 +59,33 @@ def test_chunked_rows_under_idf_corpus(tmp_path: pytest.TempPathFactory) -> None
     assert chunked.rows.tobytes() == whole.rows.tobytes()
 
 
-def test_a_fold_over_chunks_keeps_logarithmically_many_runs() -> None:
-    """The engine folds first-pass parts chunk after chunk (``merge_contexts([merged, part])``): the
-    document frequencies stay in at most log2(k) + 1 runs of doubling size (each n-gram merged about
-    log2(k) times, not once per chunk), and their table is the whole corpus's."""
+def test_the_fold_adds_chunks_into_one_index_and_merges_leave_their_parts() -> None:
+    """The engine folds first-pass parts chunk after chunk (``fold_context``): every chunk goes into
+    the one index the fold made (one insertion per distinct n-gram of the chunk, never a copy of what
+    the index holds), whose table is the whole corpus's. ``merge_contexts`` (Dask's merge tasks) makes
+    a new index and leaves its parts as they were."""
     words = ["a", "dog", "cat", "runs", "on", "the", "grass", "red", "two"]
     hyps = [" ".join(words[(i * 7 + j) % 9] for j in range(3)) for i in range(37)]
     refs = [[" ".join(words[(i * k + j) % 9] for j in range(2 + k % 3)) for i in range(37)] for k in (1, 2, 5)]
     family = get_family("cider")
     config, _ = make_config("cider", "coco")
+    whole = family.context_part(hyps, refs, config).table
     merged = None
+    parts = []
     for i in range(37):
         part = family.context_part(hyps[i:i + 1], [s[i:i + 1] for s in refs], config)
-        merged = part if merged is None else family.merge_contexts([merged, part], config)
-        assert len(merged.runs) <= (i + 1).bit_length()
-    assert [images for images, _ in merged.runs] == [32, 4, 1]
-    assert merged.table == family.context_part(hyps, refs, config).table
+        parts.append(part)
+        before = part.table.as_dict()
+        merged = family.fold_context(merged, part, config)
+        if i == 0:
+            index = merged.grams
+        assert merged.grams is index and merged.n_images == i + 1
+        assert part.table.as_dict() == before
+    assert merged.table == whole
     assert family.finish_context(merged, config)["df"].n_images == 37
+    left = family.merge_contexts(parts[:20], config)
+    right = family.merge_contexts(parts[20:], config)
+    snapshot = left.table.as_dict()
+    both = family.merge_contexts([left, right], config)
+    assert both.grams is not left.grams and left.table.as_dict() == snapshot
+    assert both.table == whole and both.n_images == 37

@@ -95,14 +95,29 @@ class MetricFamily(ABC):
         :meth:`context_part` raises it, so the first pass finds it before any row is made."""
         return False
 
+    def chunks_long_lists(self, config: Config) -> bool:
+        """True when ``segment_stats`` on a long list works chunk by chunk itself, in transient memory
+        bounded by its chunk, keeping between its two passes no more than the corpus's token ids (1 to 4
+        bytes a token): the engine then hands it Python lists whole
+        (:func:`~assay.engine.chunks.rows_of_lists`), so the references are tokenised once, not once per
+        pass. Files and shards are still chunked by the engine (their text is read twice, never kept)."""
+        return False
+
     def context_part(self, hyps: Segments, refs: Refs, config: Config, ahead: bool = False) -> Any:
         """The first pass over one chunk of the corpus (compact counts keyed by integer ids); ``ahead``:
         its last segment is the next chunk's first, context only (:meth:`chunks_with_lookahead`)."""
         raise NotImplementedError(f"{self.name} has no corpus pass")
 
     def merge_contexts(self, parts: Sequence[Any], config: Config) -> Any:
-        """Merge first-pass parts of consecutive chunks (associative; order kept)."""
+        """Merge first-pass parts of consecutive chunks (associative; order kept). The parts are left as
+        they are (Dask's merge tasks never change their inputs)."""
         raise NotImplementedError(f"{self.name} has no corpus pass")
+
+    def fold_context(self, merged: Any, part: Any, config: Config) -> Any:
+        """``merge_contexts([merged, part])`` (``merged`` None: ``part``) for a caller that owns ``merged``,
+        a value this method returned, and hands it in no more: a family may add ``part`` into it in
+        place (the engine's fold over the chunks of one process, :func:`~assay.engine.chunks.merged_context`)."""
+        return part if merged is None else self.merge_contexts([merged, part], config)
 
     def finish_context(self, merged: Any, config: Config) -> Any:
         """The context ``segment_stats`` takes, from the merged first pass of the whole corpus."""

@@ -77,8 +77,9 @@ Chunk = tuple[int, Sequence[Any], Sequence[Sequence[Any]], str, bool]
 
 
 def merged_context(family: MetricFamily, config: Config, chunks: Iterable[Chunk]) -> Any:
-    """``context_part`` of every chunk folded with ``merge_contexts`` chunk after chunk (one merged
-    part alive at a time; the merge is associative), errors renumbered by the chunk's offset. The
+    """``context_part`` of every chunk folded chunk after chunk (``fold_context``: ``merge_contexts``,
+    or a family's in-place fold into the part it returned; one merged part alive at a time), errors
+    renumbered by the chunk's offset. The
     caller finishes it (``finish_context``) once the whole corpus is merged. No chunk (an empty shard)
     gives the family's empty part, ``merge_contexts([])``."""
     merged: Any = None
@@ -88,7 +89,7 @@ def merged_context(family: MetricFamily, config: Config, chunks: Iterable[Chunk]
                     else family.context_part(hyps, streams, config))
         except (InputError, ToolBehaviourError) as exc:
             raise renumbered(exc, offset, where) from None
-        merged = part if merged is None else family.merge_contexts([merged, part], config)
+        merged = family.fold_context(merged, part, config)
     return family.merge_contexts([], config) if merged is None else merged   # no chunk: the empty part
 
 
@@ -98,9 +99,12 @@ def rows_of_lists(family: MetricFamily, config: Config, hyps: Sequence[Any], str
     when the corpus is no longer, or the configuration is not :func:`chunkable`): equal to
     ``family.segment_stats(hyps, streams, config)``, in transient memory bounded by the chunk.
     ``sums_only`` (for a ``sums_suffice`` score): rows made in chunks come back as one row of their
-    exact column sums (:meth:`RowStack.summed`), with no float64 copy of the kept narrow rows."""
+    exact column sums (:meth:`RowStack.summed`), with no float64 copy of the kept narrow rows. A family
+    that chunks long lists itself (``chunks_long_lists``: CIDEr, the COCO composite) is handed the
+    lists whole: it tokenises each caption once, where the engine's first pass would tokenise every
+    reference a second time."""
     n = len(hyps)
-    if n <= chunk_lines or not chunkable(family, config):
+    if n <= chunk_lines or not chunkable(family, config) or family.chunks_long_lists(config):
         return family.segment_stats(hyps, streams, config)
     starts = range(0, n, chunk_lines)
 

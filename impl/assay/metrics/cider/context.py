@@ -1,15 +1,18 @@
-"""CIDEr's first pass as a reduction (``MetricFamily.context_part`` / ``merge_contexts`` / ``finish_context``).
+"""CIDEr's first pass as a reduction (``MetricFamily.context_part`` / ``merge_contexts`` / ``fold_context``
+/ ``finish_context``).
 
 The document frequencies of a corpus are a sum over its images: a chunk of images gives its number
-of images and the df table of its references (:class:`~assay.metrics.cider.ngram_table.NgramTable`,
-integer keys, its own vocabulary); tables of chunks merge by adding the df of equal n-grams (an
-image is in exactly one chunk), in runs of doubling size as the chunks come. The finished context
-is what ``segment_stats`` makes for a whole corpus: ``{"df": DocumentFrequencies, "idf": label}``,
-so rows of chunks computed under it are the rows of the whole corpus
+of images and the df of its references' n-grams in its own coding (:class:`~assay.text.gram_index.LocalGrams`);
+parts merge into one :class:`~assay.text.gram_index.GramIndex` (one numbering, df of equal n-grams added:
+an image is in exactly one chunk). The engine folds the chunks of one process into one index it
+owns, one hash insertion per distinct n-gram of each chunk (:func:`fold_parts`); Dask's tree of merges
+makes a new index per merge (:func:`merge_parts`: a task never changes its inputs). The finished
+context is what ``segment_stats`` makes for a whole corpus: ``{"df": DocumentFrequencies, "idf":
+label}``, so rows of chunks computed under it are the rows of the whole corpus
 (conformance/tests/accel/test_corpus_pass.py). With ``idf_corpus`` the references are not counted:
 the context is the loaded table.
 
-Memory: 16 bytes per distinct reference n-gram (an int64 key and an int64 df) plus the vocabulary.
+Memory: about 40 bytes per distinct reference n-gram (:mod:`assay.text.gram_index`) plus the vocabulary.
 """
 from __future__ import annotations
 
@@ -19,8 +22,8 @@ from typing import Any, Sequence
 from assay.core.errors import ToolBehaviourError
 from assay.core.family import Refs, Segments
 from assay.core.knobs import Config
-from assay.metrics.cider.idf import (DocumentFrequencies, Run, load_idf_corpus, merge_runs, push_run,
-                                     reference_frequencies)
+from assay.metrics.cider.idf import DocumentFrequencies, load_idf_corpus, reference_frequencies
+from assay.text.gram_index import GramIndex, LocalGrams
 from assay.text.ngram_table import NgramTable
 from assay.metrics.cider.rows import EVALUATED
 from assay.metrics.cider.tokens import PTB, caption_side_before, check_chunkable, group_refs, split_next
@@ -31,17 +34,16 @@ NO_REFERENCE_NGRAMS = ("no reference caption has a token: pycocoevalcap's CiderS
 
 @dataclass(frozen=True)
 class CiderPart:
-    """The first pass over chunks: their images and the df of their references' n-grams, as runs of
-    consecutive chunks not merged yet (:func:`~assay.metrics.cider.idf.push_run`; merging a corpus
-    chunk after chunk then costs about log2(chunks) merges per n-gram)."""
+    """The first pass over chunks: their images and the df of their references' n-grams (one chunk's,
+    in its own coding, or an index of several; None under idf_corpus: the references are not counted)."""
 
     n_images: int
-    runs: tuple[Run, ...] | None      # None under idf_corpus (the references are not counted)
+    grams: LocalGrams | GramIndex | None
 
     @property
-    def table(self) -> NgramTable | None:
-        """The df table of every chunk of the part (its runs merged)."""
-        return None if not self.runs else merge_runs(self.runs)
+    def table(self) -> NgramTable | GramIndex | None:
+        """The df of every n-gram of the part (tests)."""
+        return self.grams.table() if isinstance(self.grams, LocalGrams) else self.grams
 
 
 def context_part(hyps: Segments, refs: Refs, config: Config, ahead: bool = False) -> CiderPart:
@@ -58,23 +60,37 @@ def context_part(hyps: Segments, refs: Refs, config: Config, ahead: bool = False
         return CiderPart(len(hyps), None)
     vocab: dict[str, int] = {}
     side = caption_side_before(flat, config, vocab, after)
-    table = reference_frequencies(side, list(vocab), owner, config.max_ngram_order)
-    return CiderPart(len(hyps), ((len(hyps), table),))
+    return CiderPart(len(hyps), reference_frequencies(side, list(vocab), owner, config.max_ngram_order))
 
 
 def merge_parts(parts: Sequence[CiderPart]) -> CiderPart:
-    runs: list[Run] = []
-    for part in parts:
-        for images, table in part.runs or ():
-            push_run(runs, images, table)
-    return CiderPart(sum(p.n_images for p in parts), tuple(runs) if runs else None)
+    """A new part holding every part's n-grams (the parts are left as they are)."""
+    return fold_parts(None, parts)
+
+
+def fold_parts(merged: CiderPart | None, parts: Sequence[CiderPart]) -> CiderPart:
+    """``merged`` (None: nothing yet) with ``parts`` added, into ``merged``'s own index when it has one
+    (the caller owns it, and it came from this function), else into a new one."""
+    if merged is not None and isinstance(merged.grams, GramIndex):
+        index, images, todo = merged.grams, merged.n_images, list(parts)
+    else:
+        index, images, todo = None, 0, ([] if merged is None else [merged]) + list(parts)
+    for part in todo:
+        images += part.n_images
+        if part.grams is None:
+            continue
+        grams = part.grams.export() if isinstance(part.grams, GramIndex) else part.grams
+        if index is None:
+            index = GramIndex(grams.max_order)
+        index.add(grams)
+    return CiderPart(images, index)
 
 
 def finish(merged: CiderPart, config: Config) -> dict[str, Any]:
     if config.idf_corpus is not None:
         df = load_idf_corpus(config.idf_corpus, config)
         return {"df": df, "idf": f"idf_corpus: {df.source}"}
-    table = merged.table
-    if config.no_reference_ngrams == "error" and (table is None or not table.max_order or not table.values[0].any()):
+    index = fold_parts(None, [merged]).grams if isinstance(merged.grams, LocalGrams) else merged.grams
+    if config.no_reference_ngrams == "error" and (index is None or not index.max_order or not index.values[0].any()):
         raise ToolBehaviourError(NO_REFERENCE_NGRAMS, "ValueError")
-    return {"df": DocumentFrequencies(merged.n_images, EVALUATED, table), "idf": EVALUATED}
+    return {"df": DocumentFrequencies(merged.n_images, EVALUATED, index), "idf": EVALUATED}

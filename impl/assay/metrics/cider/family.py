@@ -62,7 +62,7 @@ from assay.core.knobs import Config
 from assay.core.score import RowScores
 from assay.core.stats import SegmentStats
 from assay.text.ngrams import Encoded
-from assay.metrics.cider.context import NO_REFERENCE_NGRAMS, CiderPart, context_part, finish, merge_parts
+from assay.metrics.cider.context import NO_REFERENCE_NGRAMS, CiderPart, context_part, finish, fold_parts, merge_parts
 from assay.metrics.cider.idf import DocumentFrequencies, load_idf_corpus
 from assay.metrics.cider.knobs import KNOBS, TOKENIZE_CHOICES
 from assay.metrics.cider.rows import EVALUATED, chunked_rows, cider_rows, image_spans, reference_spans
@@ -107,6 +107,11 @@ class Cider(MetricFamily):
     def chunks_with_lookahead(self, config: Config) -> bool:
         """Under PTB a caption's tokens depend on the next caption of its batch and nothing further."""
         return config.tokenize == PTB
+
+    def chunks_long_lists(self, config: Config) -> bool:
+        """A long list is tokenised and scored ``CHUNK_IMAGES`` images at a time by :meth:`segment_stats`
+        itself, every caption tokenised once (its ids kept narrow between the passes)."""
+        return True
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
                       context: Mapping[str, Any] | None = None, ahead: bool = False) -> SegmentStats:
@@ -170,6 +175,11 @@ class Cider(MetricFamily):
 
     def merge_contexts(self, parts: Sequence[CiderPart], config: Config) -> CiderPart:
         return merge_parts(parts)
+
+    def fold_context(self, merged: CiderPart | None, part: CiderPart, config: Config) -> CiderPart:
+        """``part`` added into ``merged``'s own index (:func:`~.context.fold_parts`: one hash insertion per
+        distinct n-gram of the chunk)."""
+        return fold_parts(merged, [part])
 
     def finish_context(self, merged: CiderPart, config: Config) -> Mapping[str, Any]:
         return finish(merged, config)

@@ -21,7 +21,8 @@ import numpy as np
 from assay.core.coco_json import parse_annotations, parse_json_text
 from assay.core.errors import InputError, KnobError
 from assay.core.io import read_utf8
-from assay.text.ngram_table import NgramTable, merge_tables
+from assay.text.gram_index import GramIndex, LocalGrams
+from assay.text.ngram_table import NgramTable
 from assay.metrics.cider.tokens import caption_tokens
 from assay.metrics.cider.vectors import image_df
 from assay.text.ngram_codes import Coded, code_ngrams
@@ -36,13 +37,14 @@ class DocumentFrequencies:
     """The corpus context: the number of images and the df of every n-gram.
 
     Built from the evaluated references (the toolkit) or loaded from ``idf_corpus``. ``ngrams`` is
-    the integer form (:class:`~assay.metrics.cider.ngram_table.NgramTable`, what the rows read);
+    the integer form, what the rows read (a :class:`~assay.text.gram_index.GramIndex` made chunk by
+    chunk, or the :class:`~assay.text.ngram_table.NgramTable` of a corpus scored in one call);
     ``table`` the string form (``"w1 w2"`` -> #images), each made from the other on first use.
     """
 
     n_images: int
     source: str
-    ngrams: NgramTable | None = None
+    ngrams: GramIndex | NgramTable | None = None
     _table: dict[str, int] | None = field(default=None, repr=False)
 
     @property
@@ -63,33 +65,11 @@ class DocumentFrequencies:
         return {"format": DF_FORMAT, "n_images": self.n_images, "source": self.source, "df": self.table}
 
 
-def reference_frequencies(side: Encoded, tokens: Sequence[str], owner: np.ndarray, max_order: int) -> NgramTable:
-    """The df table of a reference set interned as ``tokens`` (reference k belongs to image ``owner[k]``)."""
+def reference_frequencies(side: Encoded, tokens: Sequence[str], owner: np.ndarray, max_order: int) -> LocalGrams:
+    """The df of every n-gram of a reference set interned as ``tokens`` (reference k belongs to image
+    ``owner[k]``), in the set's own coding."""
     coded = code_ngrams(side.ids, side.offsets, max_order, len(tokens))
-    df = image_df(coded, side.offsets, 0, owner)
-    return NgramTable.from_codes(tokens, coded.prefix, coded.last, df)
-
-
-#: (images, table): a run of consecutive chunks' document frequencies and how many images they cover
-Run = tuple[int, NgramTable]
-
-
-def push_run(runs: list[Run], images: int, table: NgramTable) -> None:
-    """Append a chunk's table to ``runs``, then merge the last two runs while the older covers no more
-    images than the newer (a binary counter): a fold over k equal chunks keeps at most log2(k) + 1
-    runs, of geometric sizes, and merges each n-gram about log2(k) times, where merging every chunk
-    into one growing table re-sorts the whole table once per chunk (quadratic in the corpus when
-    its distinct n-grams keep growing). The merges are exact and merging is associative, so the
-    result does not depend on the grouping."""
-    runs.append((images, table))
-    while len(runs) > 1 and runs[-2][0] <= runs[-1][0]:
-        (a, older), (b, newer) = runs[-2], runs[-1]
-        runs[-2:] = [(a + b, merge_tables([older, newer]))]
-
-
-def merge_runs(runs: Sequence[Run]) -> NgramTable:
-    """The one table of ``runs`` (at least one)."""
-    return runs[0][1] if len(runs) == 1 else merge_tables([t for _, t in runs])
+    return LocalGrams(tokens, coded.prefix, coded.last, image_df(coded, side.offsets, 0, owner))
 
 
 def df_from_token_lists(image_refs: Sequence[Sequence[Sequence[str]]], max_order: int, source: str
@@ -99,7 +79,8 @@ def df_from_token_lists(image_refs: Sequence[Sequence[Sequence[str]]], max_order
     owner = np.repeat(np.arange(len(image_refs)), [len(refs) for refs in image_refs]).astype(np.int64)
     vocab: dict[str, int] = {}
     side = encode(flat, vocab)
-    return DocumentFrequencies(len(image_refs), source, reference_frequencies(side, list(vocab), owner, max_order))
+    return DocumentFrequencies(len(image_refs), source,
+                               GramIndex.of(reference_frequencies(side, list(vocab), owner, max_order)))
 
 
 def table_from_strings(table: Mapping[str, int]) -> NgramTable:

@@ -21,8 +21,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from assay.metrics.cider.idf import DocumentFrequencies, Run, merge_runs, push_run, reference_frequencies
-from assay.text.ngram_table import NgramTable
+from assay.metrics.cider.idf import DocumentFrequencies, reference_frequencies
+from assay.text.gram_index import GramIndex, LocalGrams
 from assay.metrics.cider.vectors import cider_sums, image_df
 from assay.text.ngram_codes import code_ngrams
 from assay.text.ngrams import Encoded
@@ -49,7 +49,7 @@ def cider_rows(hyp_side: Encoded, ref_side: Encoded, tokens: Sequence[str], owne
     coded = code_ngrams(ids, offsets, n_max, len(tokens))
     if df_source is None:
         df = image_df(coded, offsets, n_img, owner)
-        used = DocumentFrequencies(n_img, EVALUATED, NgramTable.from_codes(tokens, coded.prefix, coded.last, df))
+        used = DocumentFrequencies(n_img, EVALUATED, LocalGrams(tokens, coded.prefix, coded.last, df).table())
     else:
         used = df_source
         df = used.frequencies(tokens, coded, n_max)
@@ -86,8 +86,8 @@ def chunked_rows(hyp_parts: Sequence[Encoded], ref_parts: Sequence[Encoded], tok
     hypotheses of a span of images, ``ref_parts[c]`` their references (reference k of image
     ``owner[k]``, corpus-wide numbering). Without ``df_source`` the evaluated references' document
     frequencies come first, chunk by chunk (:func:`~assay.metrics.cider.idf.reference_frequencies` of
-    each chunk's references, merged as they come in runs of doubling size, :func:`~.idf.push_run`: an
-    image is in one chunk); every chunk's rows then read them, as :meth:`Cider.segment_stats` does
+    each chunk's references, added into one :class:`~assay.text.gram_index.GramIndex`: an image is in
+    one chunk); every chunk's rows then read them, as :meth:`Cider.segment_stats` does
     with a context. The same rows as one :func:`cider_rows` call
     (each image's score depends on its own captions and the corpus's document frequencies only)."""
     n_img = sum(p.n_segments for p in hyp_parts)
@@ -98,12 +98,11 @@ def chunked_rows(hyp_parts: Sequence[Encoded], ref_parts: Sequence[Encoded], tok
     def owner_of(c: int) -> np.ndarray:
         return owner[ref_start[c]:ref_start[c + 1]] - image_start[c]
 
-    if df_source is None:        # the chunks' tables (compact: per distinct n-gram), merged in runs
-        runs: list[Run] = []
+    if df_source is None:        # the chunks' document frequencies (compact: per distinct n-gram), in one index
+        index = GramIndex(int(config["max_ngram_order"]))
         for c, side in enumerate(ref_parts):
-            push_run(runs, hyp_parts[c].n_segments,
-                     reference_frequencies(side, tokens, owner_of(c), int(config["max_ngram_order"])))
-        df_source = DocumentFrequencies(n_img, EVALUATED, merge_runs(runs))
+            index.add(reference_frequencies(side, tokens, owner_of(c), index.max_order))
+        df_source = DocumentFrequencies(n_img, EVALUATED, index)
     scores, per_order = [], []
     for c, (hyp, ref) in enumerate(zip(hyp_parts, ref_parts)):
         got = cider_rows(hyp, ref, tokens, owner_of(c), config, df_source)
