@@ -1,12 +1,8 @@
-"""The ``coco`` composite scored chunk by chunk gives the rows, the corpus scores and the per-image
-scores of one pass over the whole corpus, bit for bit:
-
-- by the engine (``engine/chunks.rows_of_lists`` with the engine's chunks, as files and shards are
-  scored: CIDEr's document frequencies as the first pass, folded over the chunks, then each chunk's
-  BLEU, ROUGE-L, CIDEr and METEOR rows under them);
-- by the composite itself (:meth:`Coco._in_chunks`, what Python lists get: ``chunks_long_lists``),
-  every caption tokenised once; under PTB (one jar batch) each part with the next caption as context.
-Files under PTB are chunked with one segment of lookahead (engine/test_stream_lookahead.py)."""
+"""The ``coco`` composite scored chunk by chunk (``engine/chunks.rows_of_lists``: CIDEr's document
+frequencies as the first pass, then each chunk's BLEU, ROUGE-L, CIDEr and METEOR rows under them) gives
+the rows, the corpus scores and the per-image scores of one pass over the whole corpus, bit for bit.
+Under PTB (one jar batch) Python lists are tokenised by the composite in parts, each with the next
+caption as context; files are chunked with one segment of lookahead (engine/test_stream_lookahead.py)."""
 from __future__ import annotations
 
 from typing import Any
@@ -26,13 +22,6 @@ from conformance.strategies import captions
 WORDS = ["a", "dog", "cat", "runs", "on", "the", "grass", "Red", "two", "sits", "A", "DOG", "dog,"]
 
 
-def engine_chunks(hyps: list[Any], refs: list[list[Any]], config: Any, chunk: int) -> Any:
-    """``rows_of_lists`` in the engine's chunks (the composite's own chunking of long lists set aside)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(type(COCO), "chunks_long_lists", lambda self, config: False)
-        return rows_of_lists(COCO, config, hyps, refs, chunk_lines=chunk)
-
-
 @given(captions(WORDS, max_images=10), st.integers(1, 4), st.sampled_from([{}, {"lowercase": True}, {"tokenize": "13a"},
                                                         {"bleu_ref_length": "shortest", "rouge_beta": 2.0}]))
 @settings(deadline=None, max_examples=60)
@@ -45,10 +34,10 @@ def test_chunked_composite_is_the_whole_corpus(data: tuple[list[str], list[list[
         whole = COCO.segment_stats(hyps, refs, config)
     except ToolBehaviourError as exc:          # no reference token: pycocoevalcap's error, chunked too
         with pytest.raises(ToolBehaviourError) as info:
-            engine_chunks(hyps, refs, config, chunk)
+            rows_of_lists(COCO, config, hyps, refs, chunk_lines=chunk)
         assert info.value.tool_error == exc.tool_error
         return
-    chunked = engine_chunks(hyps, refs, config, chunk)
+    chunked = rows_of_lists(COCO, config, hyps, refs, chunk_lines=chunk)
     assert chunked.columns == whole.columns
     assert chunked.rows.tobytes() == whole.rows.tobytes()
     assert COCO.score_stats(chunked, config) == COCO.score_stats(whole, config)
@@ -70,7 +59,7 @@ def test_chunks_share_the_corpus_document_frequencies() -> None:
     hyps = ["a dog runs", "two cats", "a red dog", "the grass"]
     refs = [["a dog runs on grass", "two cats sit", "a dog", "green grass"], ["a dog", "cats", None, "the grass"]]
     config, _ = make_config("coco", "pretokenized", meteor="off")
-    chunked = engine_chunks(hyps, refs, config, 1)
+    chunked = rows_of_lists(COCO, config, hyps, refs, chunk_lines=1)
     whole = COCO.segment_stats(hyps, refs, config)
     assert chunked.context["cider"]["df"].n_images == 4
     assert chunked.context["cider"]["df"].table == whole.context["cider"]["df"].table
@@ -83,36 +72,32 @@ RAW_WORDS = ["a", "dog", "The", "Inc.", "A.", "No.", "5", "we'll", "Calif.", "("
 @given(st.lists(st.tuples(st.lists(st.sampled_from(RAW_WORDS), max_size=7).map(" ".join),
                           st.lists(st.lists(st.sampled_from(RAW_WORDS), max_size=7).map(" ".join), min_size=1,
                                    max_size=4)), min_size=2, max_size=10),
-       st.integers(1, 4), st.sampled_from([None, "\r", "\u2028"]),
-       st.sampled_from([("pycocoevalcap", {}), ("pycocoevalcap", {"lowercase": True}), ("pretokenized", {}),
-                        ("pretokenized", {"tokenize": "13a", "lowercase": True})]))
-@settings(deadline=None, max_examples=80)
-def test_composite_in_chunks_is_the_whole_corpus(images: list[tuple[str, list[str]]], chunk: int,
-                                                 line_break: str | None, setting: tuple[str, dict[str, Any]]) -> None:
-    """The composite tokenises and scores a long list in chunks itself (under PTB, one jar batch, each
-    chunk with the next caption of each batch as context): the rows of one pass (under PTB a line
-    break inside a caption: whole)."""
+       st.integers(1, 4), st.sampled_from([None, "\r", "\u2028"]), st.sampled_from([{}, {"lowercase": True}]))
+@settings(deadline=None, max_examples=60)
+def test_ptb_pipeline_in_chunks_is_the_whole_batch(images: list[tuple[str, list[str]]], chunk: int,
+                                                   line_break: str | None, knobs: dict[str, Any]) -> None:
+    """Under PTB (one jar batch) the composite tokenises and scores chunks itself, each with the next
+    caption of each batch as context: the rows of one pass (a line break inside a caption: whole)."""
     if line_break is not None:
         images[-1] = (images[-1][0] + line_break + "Inc.", images[-1][1])
     hyps = [h for h, _ in images]
     refs = [[g[j] if j < len(g) else None for _, g in images] for j in range(4)]
-    profile, knobs = setting
-    config, _ = make_config("coco", profile, meteor="off", **knobs)
-    saved = coco_module.CHUNK_IMAGES
+    config, _ = make_config("coco", "pycocoevalcap", meteor="off", **knobs)
+    saved = coco_module.PTB_CHUNK_IMAGES
     try:
-        coco_module.CHUNK_IMAGES = 10 ** 9
+        coco_module.PTB_CHUNK_IMAGES = 10 ** 9
         try:
             whole = COCO.segment_stats(hyps, refs, config)
         except ToolBehaviourError as exc:     # no reference token: the same error in chunks
-            coco_module.CHUNK_IMAGES = chunk
+            coco_module.PTB_CHUNK_IMAGES = chunk
             with pytest.raises(ToolBehaviourError) as info:
                 COCO.segment_stats(hyps, refs, config)
             assert info.value.tool_error == exc.tool_error
             return
-        coco_module.CHUNK_IMAGES = chunk
+        coco_module.PTB_CHUNK_IMAGES = chunk
         chunked = COCO.segment_stats(hyps, refs, config)
     finally:
-        coco_module.CHUNK_IMAGES = saved
+        coco_module.PTB_CHUNK_IMAGES = saved
     assert chunked.columns == whole.columns
     assert chunked.rows.tobytes() == whole.rows.tobytes()
     assert chunked.context["cider"]["df"].table == whole.context["cider"]["df"].table
@@ -135,7 +120,7 @@ def test_composite_meteor_in_chunks_equals_one_pass(monkeypatch, sample_dir):
     config = make_config("coco", "pycocoevalcap")[0]
     whole = COCO.segment_stats(hyps, streams, config)
     monkeypatch.setattr(coco_module, "rows_of_lists", partial(rows_of_lists, chunk_lines=7))
-    monkeypatch.setattr(coco_module, "CHUNK_IMAGES", 30)
+    monkeypatch.setattr(coco_module, "PTB_CHUNK_IMAGES", 30)
     chunked = COCO.segment_stats(hyps, streams, config)
     assert chunked.rows.tobytes() == whole.rows.tobytes()
     assert chunked.context["meteor"] == whole.context["meteor"] == "nltk"

@@ -164,15 +164,12 @@ def _every_profile() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("metric,profile", _every_profile())
 @pytest.mark.parametrize("level", ["corpus", "sentence"])
-def test_api_lists_in_chunks_give_the_whole_corpus_rows(sample_dir, metric, profile, level, monkeypatch):
+def test_api_lists_in_chunks_give_the_whole_corpus_rows(sample_dir, metric, profile, level):
     """``chunks.rows_of_lists`` (the API's path for corpora longer than a chunk) gives every profile
-    the rows of one call on the whole corpus, or the same error with the same segment number. (The
-    engine's chunks, also for a family that chunks long lists itself, CIDEr: its own chunks are
-    tested in cider/test_cider_chunked.py.)"""
+    the rows of one call on the whole corpus, or the same error with the same segment number."""
     from assay.engine import chunks
 
     configured = api.configure(metric, profile, level)
-    monkeypatch.setattr(type(configured.family), "chunks_long_lists", lambda self, config: False)
     n_refs = configured.profile.max_refs or 2
     hyps = read_segments(sample_dir / "hyp.txt").lines
     streams = [read_segments(sample_dir / f"ref{k}.txt").lines for k in range(1, n_refs + 1)]
@@ -188,29 +185,6 @@ def test_api_lists_in_chunks_give_the_whole_corpus_rows(sample_dir, metric, prof
     assert chunked.columns == whole.columns
     assert chunked.rows.dtype == whole.rows.dtype
     assert np.array_equal(chunked.rows, whole.rows, equal_nan=True)
-
-
-@pytest.mark.parametrize("metric,profile", [("cider", "coco"), ("coco", "pretokenized")])
-def test_a_family_that_chunks_long_lists_gets_them_whole(monkeypatch, metric, profile):
-    """``rows_of_lists`` hands a family that chunks long lists itself (``chunks_long_lists``) the whole
-    list, in one call: it tokenises each caption once, where the engine's first pass would tokenise
-    every reference a second time."""
-    from assay.engine import chunks
-
-    configured = api.configure(metric, profile, "corpus", **({"meteor": "off"} if metric == "coco" else {}))
-    family = configured.family
-    assert family.chunks_long_lists(configured.config) and chunks.chunkable(family, configured.config)
-    calls: list[int] = []
-    original = type(family).segment_stats
-
-    def counted(self, hyps, refs, config, *args, **kwargs):
-        calls.append(len(hyps))
-        return original(self, hyps, refs, config, *args, **kwargs)
-
-    monkeypatch.setattr(type(family), "segment_stats", counted)
-    hyps = [f"a dog {i}" for i in range(30)]
-    chunks.rows_of_lists(family, configured.config, hyps, [[f"a dog runs {i}" for i in range(30)]], chunk_lines=7)
-    assert calls == [30]
 
 
 def test_api_chunk_errors_are_numbered_by_segment():

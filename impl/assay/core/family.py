@@ -95,14 +95,6 @@ class MetricFamily(ABC):
         :meth:`context_part` raises it, so the first pass finds it before any row is made."""
         return False
 
-    def chunks_long_lists(self, config: Config) -> bool:
-        """True when ``segment_stats`` on a long list works chunk by chunk itself, in transient memory
-        bounded by its chunk, keeping between its two passes no more than the corpus's token ids (1 to 4
-        bytes a token): the engine then hands it Python lists whole
-        (:func:`~assay.engine.chunks.rows_of_lists`), so the references are tokenised once, not once per
-        pass. Files and shards are still chunked by the engine (their text is read twice, never kept)."""
-        return False
-
     def context_part(self, hyps: Segments, refs: Refs, config: Config, ahead: bool = False) -> Any:
         """The first pass over one chunk of the corpus (compact counts keyed by integer ids); ``ahead``:
         its last segment is the next chunk's first, context only (:meth:`chunks_with_lookahead`)."""

@@ -99,12 +99,9 @@ def rows_of_lists(family: MetricFamily, config: Config, hyps: Sequence[Any], str
     when the corpus is no longer, or the configuration is not :func:`chunkable`): equal to
     ``family.segment_stats(hyps, streams, config)``, in transient memory bounded by the chunk.
     ``sums_only`` (for a ``sums_suffice`` score): rows made in chunks come back as one row of their
-    exact column sums (:meth:`RowStack.summed`), with no float64 copy of the kept narrow rows. A family
-    that chunks long lists itself (``chunks_long_lists``: CIDEr, the COCO composite) is handed the
-    lists whole: it tokenises each caption once, where the engine's first pass would tokenise every
-    reference a second time."""
+    exact column sums (:meth:`RowStack.summed`), with no float64 copy of the kept narrow rows."""
     n = len(hyps)
-    if n <= chunk_lines or not chunkable(family, config) or family.chunks_long_lists(config):
+    if n <= chunk_lines or not chunkable(family, config):
         return family.segment_stats(hyps, streams, config)
     starts = range(0, n, chunk_lines)
 

@@ -241,25 +241,19 @@ class Coco(MetricFamily):
     def fold_context(self, merged: Any, part: Any, config: Config) -> Any:
         return CIDER.fold_context(merged, part, cider_config(config))
 
-    def chunks_long_lists(self, config: Config) -> bool:
-        """A long list is scored chunk by chunk by :meth:`segment_stats` itself, every caption tokenised
-        once (:meth:`_in_chunks`)."""
-        return True
-
     def finish_context(self, merged: Any, config: Config) -> Mapping[str, Any]:
         return CIDER.finish_context(merged, cider_config(config))
 
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
                       context: Mapping[str, Any] | None = None, ahead: bool = False) -> SegmentStats:
         """One row per image; ``context`` (:meth:`finish_context`) fixes CIDEr's document frequencies
-        (chunks of one corpus); ``ahead``: the last image is the next chunk's first, context only. A
-        corpus of more than ``CHUNK_IMAGES`` images is tokenised and scored chunk by chunk
-        (:meth:`_in_chunks`), to the same rows (under PTB, unless a caption holds a line break:
-        then the batches are tokenised whole)."""
-        if context is None and not ahead and len(hyps) > CHUNK_IMAGES:
+        (chunks of one corpus); ``ahead``: the last image is the next chunk's first, context only. Under
+        PTB a corpus of more than ``PTB_CHUNK_IMAGES`` images is tokenised and scored chunk by chunk
+        (:meth:`_ptb_in_chunks`), to the same rows."""
+        if context is None and not ahead and config.tokenize == PTB and len(hyps) > PTB_CHUNK_IMAGES:
             flat, owner = group_refs(hyps, refs)
-            if config.tokenize != PTB or (not has_line_breaks(flat) and not has_line_breaks(hyps)):
-                return self._in_chunks(hyps, flat, owner, config)
+            if not has_line_breaks(flat) and not has_line_breaks(hyps):
+                return self._ptb_in_chunks(hyps, flat, owner, config)
             del flat, owner
         hyp_s, streams = self._tokenised(hyps, refs, config, ahead)
         # the three scorers read the tokenised strings themselves: BLEU and CIDEr split them with
@@ -274,15 +268,15 @@ class Coco(MetricFamily):
         meteor.put_into(context, missing)
         return SegmentStats(_columns_of(bleu, cider) + meteor_columns, rows, context)
 
-    def _in_chunks(self, hyps: Segments, flat: list[Any], owner: np.ndarray, config: Config) -> SegmentStats:
-        """The rows of :meth:`segment_stats`, ``CHUNK_IMAGES`` images at a time: each chunk's captions
-        tokenised (under PTB with the caption after them in each batch as context, :func:`_strings_before`;
-        no caption holds a line break), its BLEU, ROUGE-L and METEOR rows made, its tokenised captions
-        kept only as token ids (1-4 bytes a token) for CIDEr, whose document frequencies need every chunk
-        first (``stats_of_parts``: the rows of ``CIDER.segment_stats`` on the same strings). One pass over
-        the text (every caption tokenised once); the rows laid out once."""
+    def _ptb_in_chunks(self, hyps: Segments, flat: list[Any], owner: np.ndarray, config: Config) -> SegmentStats:
+        """The rows of :meth:`segment_stats` under PTB, ``PTB_CHUNK_IMAGES`` images at a time: each
+        chunk's captions tokenised with the caption after them in each batch as context
+        (:func:`_strings_before`; no caption holds a line break), its BLEU, ROUGE-L and METEOR rows made,
+        its tokenised captions kept only as token ids (1-4 bytes a token) for CIDEr, whose document
+        frequencies need every chunk first (``stats_of_parts``: the rows of ``CIDER.segment_stats`` on
+        the same strings). One PTB pass; the rows laid out once."""
         n = len(hyps)
-        spans = image_spans(n, CHUNK_IMAGES)
+        spans = image_spans(n, PTB_CHUNK_IMAGES)
         c_config = cider_config(config)
         cider_width = len(CIDER.columns(c_config))
         vocab: dict[str, int] = {}
@@ -349,8 +343,8 @@ class Coco(MetricFamily):
                                                _Meteor(config).per_image(stats), rouge, cider_values))
 
 
-#: images tokenised and scored at a time when a corpus has more (:meth:`Coco._in_chunks`)
-CHUNK_IMAGES = 50_000
+#: images tokenised and scored at a time under PTB when a corpus has more (:meth:`Coco._ptb_in_chunks`)
+PTB_CHUNK_IMAGES = 50_000
 
 
 def _strings_before(captions: Sequence[Any], config: Config, after: Any) -> list[str]:

@@ -17,6 +17,13 @@ cdef inline uint64_t _slot(uint64_t key, int shift) noexcept nogil:
     return (key * <uint64_t>0x9E3779B97F4A7C15ULL) >> shift
 
 
+cdef object _ids_for(const int32_t[::1] prefix, const int32_t[::1] last):
+    """An int32 array for the ids of the pairs (``prefix[i]``, ``last[i]``), once their lengths agree."""
+    if last.shape[0] != prefix.shape[0]:
+        raise ValueError("prefix and last differ in length")
+    return np.empty(prefix.shape[0], dtype=np.int32)
+
+
 cdef class PairIndex:
     """(prefix, last) -> id, ids 0, 1, 2, ... in order of first insertion."""
 
@@ -107,12 +114,10 @@ cdef class PairIndex:
 
     def insert(self, const int32_t[::1] prefix, const int32_t[::1] last):
         """The id of each pair, new pairs numbered as they come (pairs must be non-negative)."""
-        cdef Py_ssize_t n = prefix.shape[0], i
-        if last.shape[0] != n:
-            raise ValueError("prefix and last differ in length")
-        out = np.empty(n, dtype=np.int32)
+        cdef Py_ssize_t i
+        out = _ids_for(prefix, last)
         cdef int32_t[::1] view = out
-        for i in range(n):
+        for i in range(prefix.shape[0]):
             if prefix[i] < 0 or last[i] < 0:
                 raise ValueError(f"pair {i}: ({prefix[i]}, {last[i]}) is negative")
             view[i] = self._insert(prefix[i], last[i])
@@ -120,12 +125,10 @@ cdef class PairIndex:
 
     def find(self, const int32_t[::1] prefix, const int32_t[::1] last):
         """The id of each pair; -1 where it is absent or either half is negative."""
-        cdef Py_ssize_t n = prefix.shape[0], i
-        if last.shape[0] != n:
-            raise ValueError("prefix and last differ in length")
-        out = np.empty(n, dtype=np.int32)
+        cdef Py_ssize_t i
+        out = _ids_for(prefix, last)
         cdef int32_t[::1] view = out
-        for i in range(n):
+        for i in range(prefix.shape[0]):
             view[i] = -1 if prefix[i] < 0 or last[i] < 0 else self._find(prefix[i], last[i])
         return out
 

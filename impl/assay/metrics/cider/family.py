@@ -108,11 +108,6 @@ class Cider(MetricFamily):
         """Under PTB a caption's tokens depend on the next caption of its batch and nothing further."""
         return config.tokenize == PTB
 
-    def chunks_long_lists(self, config: Config) -> bool:
-        """A long list is tokenised and scored ``CHUNK_IMAGES`` images at a time by :meth:`segment_stats`
-        itself, every caption tokenised once (its ids kept narrow between the passes)."""
-        return True
-
     def segment_stats(self, hyps: Segments, refs: Refs, config: Config,
                       context: Mapping[str, Any] | None = None, ahead: bool = False) -> SegmentStats:
         """One row per image. ``context`` (:meth:`finish_context`, or the context of an earlier call)
