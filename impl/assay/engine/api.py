@@ -28,7 +28,7 @@ from assay.engine.chunks import rows_of_lists
 from assay.engine.registry import get_family
 from assay.output import presenter
 from assay.profiles.registry import Profile, get_profile
-from assay.text.segments import is_pretokenized
+from assay.text.segments import is_pretokenized, pretokenized_types
 
 LEVELS = ("corpus", "sentence")
 _SEGMENT_TYPES = (str, list, tuple)
@@ -109,7 +109,8 @@ def normalize_refs(hyps: Sequence[Any], refs: Any, orientation: str = "streams")
     if isinstance(hyps, str) or not isinstance(hyps, Sequence):
         what = "a single string" if isinstance(hyps, str) else type(hyps).__name__
         raise InputError(f"hyps must be a list of segments, not {what}")
-    if not all(issubclass(t, _SEGMENT_TYPES) for t in set(map(type, hyps))):
+    hyp_types = set(map(type, hyps))      # one pass over the hypotheses serves both checks below
+    if not all(issubclass(t, _SEGMENT_TYPES) for t in hyp_types):
         for k, hyp in enumerate(hyps):
             if not isinstance(hyp, _SEGMENT_TYPES):
                 kind = type(hyp).__name__
@@ -117,7 +118,7 @@ def normalize_refs(hyps: Sequence[Any], refs: Any, orientation: str = "streams")
                 raise InputError(f"hypothesis {k + 1} is {got}, expected a string (or a list of tokens)")
     if isinstance(refs, str) or not isinstance(refs, Sequence) or len(refs) == 0:
         raise InputError("refs must be a non-empty list of reference streams (one list per reference file)")
-    token_mode = is_pretokenized(hyps)
+    token_mode = bool(hyps) and pretokenized_types(hyp_types)
     if not token_mode and all(isinstance(r, str) for r in refs):
         raise InputError("refs is a flat list of strings; pass a list of reference streams, e.g. [refs] "
                          "for a single reference file")
@@ -137,7 +138,7 @@ def normalize_refs(hyps: Sequence[Any], refs: Any, orientation: str = "streams")
                         "refs_orientation='segments', or transpose them into streams")
             raise InputError(f"reference stream {k + 1} has {len(stream)} segments but there are "
                              f"{len(hyps)} hypotheses{hint}")
-    return [list(s) for s in refs]
+    return [s if type(s) is list else list(s) for s in refs]     # a list as given: copying one touches every segment twice
 
 
 def nrefs_field(refs: list[list[Any]]) -> str:

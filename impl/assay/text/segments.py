@@ -18,7 +18,12 @@ def is_pretokenized(segments: Sequence[Any]) -> bool:
     """
     if not segments:
         return False
-    return all(t is _NONE or issubclass(t, _TOKEN_LIST_TYPES) for t in set(map(type, segments)))
+    return pretokenized_types(set(map(type, segments)))
+
+
+def pretokenized_types(types: set[type]) -> bool:
+    """:func:`is_pretokenized` of non-empty segments whose types are ``types``."""
+    return all(t is _NONE or issubclass(t, _TOKEN_LIST_TYPES) for t in types)
 
 
 def tokenize_segments(segments: Sequence[Any], config: Mapping[str, Any], *,
