@@ -17,6 +17,11 @@ cdef inline uint64_t _slot(uint64_t key, int shift) noexcept nogil:
     return (key * <uint64_t>0x9E3779B97F4A7C15ULL) >> shift
 
 
+cdef inline uint64_t _key(int32_t p, int32_t t) noexcept:
+    """The pair packed into one key (both halves non-negative)."""
+    return (<uint64_t><uint32_t>p << 32) | <uint64_t><uint32_t>t
+
+
 cdef object _ids_for(const int32_t[::1] prefix, const int32_t[::1] last):
     """An int32 array for the ids of the pairs (``prefix[i]``, ``last[i]``), once their lengths agree."""
     if last.shape[0] != prefix.shape[0]:
@@ -78,30 +83,28 @@ cdef class PairIndex:
         self.keys, self.ids, self.slots, self.shift = keys, ids, slots, shift
         return 0
 
-    cdef inline int32_t _find(self, int32_t p, int32_t t) noexcept:
-        cdef uint64_t key = (<uint64_t><uint32_t>p << 32) | <uint64_t><uint32_t>t
+    cdef inline uint64_t _probe(self, uint64_t key) noexcept:
+        """The slot holding ``key``, or the empty slot where it would go."""
         cdef uint64_t mask = <uint64_t>(self.slots - 1)
         cdef uint64_t s = _slot(key, self.shift)
-        while self.ids[s] >= 0:
-            if self.keys[s] == key:
-                return self.ids[s]
+        while self.ids[s] >= 0 and self.keys[s] != key:
             s = (s + 1) & mask
-        return -1
+        return s
+
+    cdef inline int32_t _find(self, int32_t p, int32_t t) noexcept:
+        return self.ids[self._probe(_key(p, t))]
 
     cdef int32_t _insert(self, int32_t p, int32_t t) except -2:
-        cdef uint64_t key = (<uint64_t><uint32_t>p << 32) | <uint64_t><uint32_t>t
-        cdef uint64_t mask = <uint64_t>(self.slots - 1)
-        cdef uint64_t s = _slot(key, self.shift)
-        cdef int32_t v
-        while self.ids[s] >= 0:
-            if self.keys[s] == key:
-                return self.ids[s]
-            s = (s + 1) & mask
+        cdef uint64_t key = _key(p, t)
+        cdef uint64_t s = self._probe(key)
+        cdef int32_t v = self.ids[s]
+        if v >= 0:
+            return v
         if self.count >= 2 ** 31 - 1:
             raise OverflowError("more than 2**31 - 1 distinct n-grams of one order")
         if 2 * (self.count + 1) > self.slots:
             self._rehash(2 * self.slots)
-            return self._insert(p, t)
+            s = self._probe(key)
         self.prefix = <int32_t*>grow(self.prefix, (self.count + 1) * sizeof(int32_t), &self.prefix_cap)
         self.last = <int32_t*>grow(self.last, (self.count + 1) * sizeof(int32_t), &self.last_cap)
         v = <int32_t>self.count

@@ -12,7 +12,8 @@ label}``, so rows of chunks computed under it are the rows of the whole corpus
 (conformance/tests/accel/test_corpus_pass.py). With ``idf_corpus`` the references are not counted:
 the context is the loaded table.
 
-Memory: about 40 bytes per distinct reference n-gram (:mod:`assay.text.gram_index`) plus the vocabulary.
+Memory: about 45 bytes per distinct reference n-gram in one process (:mod:`assay.text.gram_index`; 16 pickled,
+as Dask parts travel) plus the vocabulary.
 """
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ reference n-gram set counts once; hypotheses never count). For image i with refe
 
 and the corpus score is the mean over images (shared/research/rouge_meteor_cider.md §5.1).
 Modules: :mod:`.tokens` (text stage), :mod:`.idf` (document frequencies, the corpus context),
-:mod:`.context` (its first pass as a reduction over chunks), :mod:`.ngram_table` (n-grams keyed by
-integers), :mod:`.rows` (the per-image statistics), :mod:`.vectors` (their hot loops, with the
+:mod:`.context` (its first pass as a reduction over chunks, into one n-gram index keyed by integers:
+:mod:`assay.text.gram_index`), :mod:`.rows` (the per-image statistics), :mod:`.vectors` (their hot loops, with the
 compiled twin ``_vectors_c``), :mod:`.knobs`; this module is the family and its scorer
 (:func:`cider_from_sums`).
 Tool quirks reproduced by the ``coco`` profile:
@@ -43,8 +43,8 @@ references separated by `` ||| ``; or a name looked up as ``$ASSAY_IDF_DIR/<name
 ``df_mode='coco-val-df'`` did the same with the COCO val2014 frequencies.)
 
 Sufficient statistics: the document-frequency table is the corpus context (first pass, kept in
-``SegmentStats.context["df"]``; :meth:`Cider.context_part` / :meth:`Cider.merge_contexts` /
-:meth:`Cider.finish_context` make it chunk by chunk); each image is a row (``images``=1, ``cider``,
+``SegmentStats.context["df"]``; :meth:`Cider.context_part` / :meth:`Cider.merge_contexts` (or, in one
+process, :meth:`Cider.fold_context`) / :meth:`Cider.finish_context` make it chunk by chunk); each image is a row (``images``=1, ``cider``,
 ``cider_1..N``, ``n_refs``, ``hyp_len``); the corpus score is ``sum(cider) / sum(images)``. The
 floating-point operations are pycocoevalcap's, in its order (:mod:`.rows`), so per-image and
 corpus scores equal the toolkit's to the bit on the captions tried.
