@@ -25,7 +25,7 @@ row of a fixed table:
 computed from other rows (no memory), :meth:`Bench.note` an indented line under the last row.
 :func:`arguments` gives every bench the same options: ``--size N`` (the corpus size in the
 bench's unit), ``--quick`` (a small size and one run per side, to check a bench works),
-``--repeats``, ``--clock wall|cpu``, ``--memory`` and ``--corpus DIR`` (``../shared/corpora`` or ``$ASSAY_CORPORA``).
+``--repeats``, ``--clock wall|cpu``, ``--memory``, ``--cache warm|cold`` and ``--corpus DIR`` (``../shared/corpora`` or ``$ASSAY_CORPORA``).
 
 For corpora a tool cannot score whole (1M segments: sacrebleu's chrF would need ~44 GB, its TER ~2 h),
 :func:`coverage_arguments` adds ``--tool-chunk N`` / ``--tool-sample N`` (:class:`ToolCoverage`): the tool
@@ -162,10 +162,34 @@ def _call(fn: Callable[[], Any], quiet: bool) -> Any:
         return fn()
 
 
+#: what a run finds in the CPU caches (``--cache``): ``warm``, whatever the last run left (the default);
+#: ``cold``, nothing of its own (:func:`evict_caches` before each run)
+CACHE_MODES = ("warm", "cold")
+_cache = {"mode": "warm"}
+_EVICT_BYTES = 128 << 20
+_evict_buffer: list[Any] = []
+
+
+def evict_caches() -> None:
+    """Write and read a 128 MiB buffer (four times the 32 MiB L3 cache of the machine the README's tables
+    come from), so the run that follows finds none of its data in the CPU caches: at 10k segments a
+    corpus's text and Python objects fit in L3 and at 100k they do not, which moves a fast side's
+    per-segment cost more than a slow side's. The buffer is made once, before any run's peak is taken."""
+    import numpy as np
+
+    if not _evict_buffer:
+        _evict_buffer.append(np.zeros(_EVICT_BYTES // 8))
+    buffer = _evict_buffer[0]
+    buffer += 1.0
+    float(buffer.sum())
+
+
 def _run_once(side: Side, clock: Clock, memory: PeakMemory, into: Measure) -> None:
     if side.setup is not None:
         side.setup()
     release_free_memory()
+    if _cache["mode"] == "cold":
+        evict_caches()
     memory.start()
     wall0, cpu0, t0 = time.perf_counter(), time.process_time(), clock.read()
     result = _call(side.fn, side.quiet)
@@ -261,6 +285,9 @@ class Bench:
         over = ", the largest over the runs" if self.memory.mode == "rss" else ""
         print(f"memory:  {self.memory.method}{over}; [child] = the largest child process's peak RSS in MiB "
               "(getrusage RUSAGE_CHILDREN); B/in = peak bytes per input byte")
+        if _cache["mode"] == "cold":
+            print("caches:  cold: before each run of either side, a 128 MiB buffer is written and read (the CPU "
+                  "caches hold none of the run's data)")
         print(f"versions: assay {assay.__version__} ({Path(assay.__file__).parent}); "
               + "; ".join([*tools, f"python {platform.python_version()}"]))
         for note in notes:
@@ -495,6 +522,9 @@ def arguments(doc: str | None, *, size: int | None, unit: str, quick: int, repea
     parser.add_argument("--memory", choices=MEMORY_MODES, default="rss",
                         help="rss: peak RSS during the timed runs (default); tracemalloc: one extra traced run "
                              "per side; off")
+    parser.add_argument("--cache", choices=CACHE_MODES, default="warm",
+                        help="warm: a run finds what the last one left in the CPU caches (default); cold: the caches "
+                             "are evicted before each run of either side (a 128 MiB write)")
     if corpus:
         parser.add_argument("--corpus", type=Path, default=corpora_dir(),
                             help="folder of the real corpora (default ../shared/corpora or $ASSAY_CORPORA)")
@@ -504,6 +534,7 @@ def arguments(doc: str | None, *, size: int | None, unit: str, quick: int, repea
 def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """Parse; ``--quick`` caps the size (0 = all becomes the quick size) and makes it one run per side."""
     args = parser.parse_args(argv)
+    _cache["mode"] = args.cache
     if args.quick is not None:
         if getattr(args, "size", None) is not None:
             args.size = min(args.size, args.quick) if args.size else args.quick
