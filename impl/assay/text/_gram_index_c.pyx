@@ -22,29 +22,36 @@ cdef inline uint64_t _key(int32_t p, int32_t t) noexcept:
     return (<uint64_t><uint32_t>p << 32) | <uint64_t><uint32_t>t
 
 
-cdef object _ids_for(const int32_t[::1] prefix, const int32_t[::1] last):
-    """An int32 array for the ids of the pairs (``prefix[i]``, ``last[i]``), once their lengths agree."""
+cdef object _ids_of(PairIndex index, const int32_t[::1] prefix, const int32_t[::1] last, bint insert):
+    """The id of each pair (``prefix[i]``, ``last[i]``) in ``index``: inserted as new when absent (``insert``;
+    a negative half is an error), else looked up (-1 where absent or a half is negative)."""
+    cdef Py_ssize_t i
     if last.shape[0] != prefix.shape[0]:
         raise ValueError("prefix and last differ in length")
-    return np.empty(prefix.shape[0], dtype=np.int32)
+    out = np.empty(prefix.shape[0], dtype=np.int32)
+    cdef int32_t[::1] view = out
+    for i in range(prefix.shape[0]):
+        if prefix[i] < 0 or last[i] < 0:
+            if insert:
+                raise ValueError(f"pair {i}: ({prefix[i]}, {last[i]}) is negative")
+            view[i] = -1
+        else:
+            view[i] = index._insert(prefix[i], last[i]) if insert else index._find(prefix[i], last[i])
+    return out
 
 
 cdef class PairIndex:
-    """(prefix, last) -> id, ids 0, 1, 2, ... in order of first insertion."""
+    """(prefix, last) -> id, ids 0, 1, 2, ... in order of first insertion (its fields: the .pxd)."""
 
-    cdef uint64_t* keys
-    cdef int32_t* ids          # -1: empty slot
-    cdef Py_ssize_t slots, count
-    cdef int shift
-    cdef int32_t* prefix       # prefix[id], last[id]: the pair of each id
-    cdef int32_t* last
-    cdef size_t prefix_cap, last_cap
-
-    def __cinit__(self):
+    def __cinit__(self, Py_ssize_t expected=0):
+        """``expected``: how many pairs to make room for at once (the index grows past them)."""
+        cdef Py_ssize_t slots = 1024
         self.slots, self.shift, self.count = 0, 64, 0
         self.keys, self.ids, self.prefix, self.last = NULL, NULL, NULL, NULL
         self.prefix_cap = self.last_cap = 0
-        self._rehash(1024)
+        while slots < 2 * expected:
+            slots *= 2
+        self._rehash(slots)
 
     def __dealloc__(self):
         PyMem_Free(self.keys)
@@ -83,7 +90,7 @@ cdef class PairIndex:
         self.keys, self.ids, self.slots, self.shift = keys, ids, slots, shift
         return 0
 
-    cdef inline uint64_t _probe(self, uint64_t key) noexcept:
+    cdef uint64_t _probe(self, uint64_t key) noexcept:
         """The slot holding ``key``, or the empty slot where it would go."""
         cdef uint64_t mask = <uint64_t>(self.slots - 1)
         cdef uint64_t s = _slot(key, self.shift)
@@ -91,7 +98,7 @@ cdef class PairIndex:
             s = (s + 1) & mask
         return s
 
-    cdef inline int32_t _find(self, int32_t p, int32_t t) noexcept:
+    cdef int32_t _find(self, int32_t p, int32_t t) noexcept:
         return self.ids[self._probe(_key(p, t))]
 
     cdef int32_t _insert(self, int32_t p, int32_t t) except -2:
@@ -117,23 +124,11 @@ cdef class PairIndex:
 
     def insert(self, const int32_t[::1] prefix, const int32_t[::1] last):
         """The id of each pair, new pairs numbered as they come (pairs must be non-negative)."""
-        cdef Py_ssize_t i
-        out = _ids_for(prefix, last)
-        cdef int32_t[::1] view = out
-        for i in range(prefix.shape[0]):
-            if prefix[i] < 0 or last[i] < 0:
-                raise ValueError(f"pair {i}: ({prefix[i]}, {last[i]}) is negative")
-            view[i] = self._insert(prefix[i], last[i])
-        return out
+        return _ids_of(self, prefix, last, True)
 
     def find(self, const int32_t[::1] prefix, const int32_t[::1] last):
         """The id of each pair; -1 where it is absent or either half is negative."""
-        cdef Py_ssize_t i
-        out = _ids_for(prefix, last)
-        cdef int32_t[::1] view = out
-        for i in range(prefix.shape[0]):
-            view[i] = -1 if prefix[i] < 0 or last[i] < 0 else self._find(prefix[i], last[i])
-        return out
+        return _ids_of(self, prefix, last, False)
 
     def pairs(self):
         """``(prefix, last)``: the pair of every id, in id order (int32 copies)."""
