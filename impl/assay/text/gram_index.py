@@ -5,7 +5,8 @@ codes are token ids; an order-n code is the pair (order n-1 code of its prefix, 
 and gives each a value (a document frequency): :class:`LocalGrams`. A :class:`GramIndex` holds the
 n-grams of many chunks under one numbering: token ids from one vocabulary and, per order n >= 2, a
 hash index from the pair (prefix id, last token id) to a dense id (:class:`PairIndexPy`, the
-specification; its compiled twin ``_gram_index_c.PairIndex``), with the sum of the values of each.
+specification; its compiled twin ``_gram_index_c.PairIndex``, which the compiled n-gram coder
+``_ngram_codes_c`` numbers its codes with too), with the sum of the values of each.
 Adding a chunk costs one hash insertion per distinct n-gram of the chunk, whatever the index
 already holds; looking a chunk's n-grams up costs one probe per distinct n-gram. (An
 :class:`~assay.text.ngram_table.NgramTable` keeps sorted keys instead: merging re-sorts the union,
