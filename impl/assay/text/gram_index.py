@@ -36,7 +36,7 @@ _compiled = accel.use(_compiled, __name__)
 _EMPTY = np.zeros(0, dtype=np.int32)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)     # equal n-grams: compare their table()s
 class LocalGrams:
     """The n-grams of one chunk in the chunk's own coding, one int64 value each.
 
