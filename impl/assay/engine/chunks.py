@@ -79,9 +79,8 @@ Chunk = tuple[int, Sequence[Any], Sequence[Sequence[Any]], str, bool]
 def merged_context(family: MetricFamily, config: Config, chunks: Iterable[Chunk]) -> Any:
     """``context_part`` of every chunk folded chunk after chunk (``fold_context``: ``merge_contexts``,
     or a family's in-place fold into the part it returned; one merged part alive at a time), errors
-    renumbered by the chunk's offset. The
-    caller finishes it (``finish_context``) once the whole corpus is merged. No chunk (an empty shard)
-    gives the family's empty part, ``merge_contexts([])``."""
+    renumbered by the chunk's offset. The caller finishes it (``finish_context``) once the whole
+    corpus is merged. No chunk (an empty shard) gives the family's empty part, ``merge_contexts([])``."""
     merged: Any = None
     for offset, hyps, streams, where, ahead in chunks:
         try:

@@ -69,6 +69,8 @@ cdef class PairIndex:
         cdef Py_ssize_t old_slots = self.slots, i
         cdef uint64_t s, mask = <uint64_t>(slots - 1)
         cdef int shift = 64
+        cdef uint64_t* keys
+        cdef int32_t* ids
         while (<Py_ssize_t>1 << (64 - shift)) < slots:
             shift -= 1
         keys = <uint64_t*>PyMem_Malloc(slots * sizeof(uint64_t))
