@@ -69,6 +69,42 @@ def test_split_encode_many_tokens() -> None:
     assert list(twin_vocab.items()) == list(pure_vocab.items())
 
 
+class Caption(str):
+    """A ``str`` subclass: not exactly a ``str``, so the twin hands it back to the pure path."""
+
+
+@given(st.lists(st.one_of(SPLIT_TEXT, SPLIT_TEXT.map(Caption), st.none(), st.just(["a", "b"])), max_size=8))
+@settings(deadline=None)
+def test_split_encode_stops_at_the_first_item_not_exactly_a_str(items: list[Any]) -> None:
+    """The twin reads each item's type with its text: None at the first item that is not exactly a
+    ``str``, its vocabulary then the pure pass's over the items before it; else the pure result."""
+    mod = import_twin("assay.metrics.cider._vectors_c")
+    first_other = next((k for k, x in enumerate(items) if type(x) is not str), None)
+    twin_vocab: dict[str, int] = {}
+    got = mod.split_encode(items, twin_vocab)
+    pure_vocab: dict[str, int] = {}
+    want = vectors.split_encode_py(items[:first_other], pure_vocab)
+    assert list(twin_vocab.items()) == list(pure_vocab.items())
+    if first_other is not None:
+        assert got is None
+    else:
+        assert got[0].tolist() == want.ids.tolist() and got[1].tolist() == want.offsets.tolist()
+
+
+def test_caption_side_of_str_subclasses_and_token_lists() -> None:
+    """Captions the twin hands back (a ``str`` subclass, token lists) are encoded as the pure path
+    encodes them, in one vocabulary numbered in order of first occurrence."""
+    config = {"lowercase": False, "tokenize": "none", "lowercase_mode": "default"}
+    for segments in (["a b", Caption("b c"), "c d"], [["a", "b"], ["b", "c"]], ["a b", "b  c"]):
+        vocab: dict[str, int] = {}
+        got = tokens.caption_side(segments, config, vocab)
+        with mock.patch.object(vectors, "_compiled", None):
+            pure_vocab: dict[str, int] = {}
+            want = tokens.caption_side(segments, config, pure_vocab)
+        assert got.ids.tolist() == want.ids.tolist() and got.offsets.tolist() == want.offsets.tolist()
+        assert list(vocab.items()) == list(pure_vocab.items())
+
+
 @given(st.one_of(st.lists(st.one_of(captions(), st.text(max_size=12)), max_size=10), BATCHES),
        st.lists(st.sampled_from(["a", "dog", "u.s.", "the", "über", "„", "猫"]), unique=True))
 @example([". .\u00a0.5 a", "Größe 3 1/2 m²", "3\u00a01/2 ü", "b"], [])

@@ -28,11 +28,10 @@ from assay.engine.chunks import rows_of_lists
 from assay.engine.registry import get_family
 from assay.output import presenter
 from assay.profiles.registry import Profile, get_profile
-from assay.text.segments import is_pretokenized, pretokenized_types
+from assay.text.segments import has_missing, is_pretokenized, pretokenized_types
 
 LEVELS = ("corpus", "sentence")
 _SEGMENT_TYPES = (str, list, tuple)
-_NONE = type(None)
 
 WIDTH = integer(0, 17, reason="a double holds 17 significant digits; more decimals print only noise")
 """``width``: decimals in a score's text (``None``: the tool's own); the CLI's ``-w`` takes the same."""
@@ -143,19 +142,14 @@ def normalize_refs(hyps: Sequence[Any], refs: Any, orientation: str = "streams")
 
 def nrefs_field(refs: list[list[Any]]) -> str:
     """sacrebleu's ``nrefs``: the count, or ``var`` when some segment lacks a reference."""
-    return "var" if any(map(_has_missing, refs)) else str(len(refs))
-
-
-def _has_missing(stream: Sequence[Any]) -> bool:
-    """Whether a reference stream has a missing (None) reference (one C-level pass)."""
-    return _NONE in set(map(type, stream))
+    return "var" if any(map(has_missing, refs)) else str(len(refs))
 
 
 def _nrefs_of_segments(streams: list[list[Any]]) -> str | Callable[[int], str]:
     """Every segment's ``nrefs`` (the count) when no reference is missing, else ``i -> nrefs`` of
     segment i (``var`` when one of its references is missing)."""
     full = str(len(streams))
-    if not any(map(_has_missing, streams)):
+    if not any(map(has_missing, streams)):
         return full
     missing = [any(row) for row in zip(*[map(is_, s, repeat(None)) for s in streams])]
     return lambda i: "var" if missing[i] else full

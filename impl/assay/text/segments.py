@@ -3,8 +3,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from assay.core import accel
 from assay.core.errors import InputError
 from assay.tokenizers import get_tokenizer, lowercase_text
+
+try:
+    from assay.text import _segments_c as _compiled
+except ImportError:        # not built: the pure path
+    _compiled = None
+_compiled = accel.use(_compiled, __name__)
 
 _TOKEN_LIST_TYPES = (list, tuple)
 _NONE = type(None)
@@ -19,6 +26,19 @@ def is_pretokenized(segments: Sequence[Any]) -> bool:
     if not segments:
         return False
     return pretokenized_types(set(map(type, segments)))
+
+
+def has_missing(stream: Sequence[Any]) -> bool:
+    """Whether a segment stream holds a missing segment (``None``). A list is scanned by the compiled
+    twin, which compares the pointers it holds and reads no segment (:mod:`assay.text._segments_c`)."""
+    if _compiled is not None and type(stream) is list:
+        return bool(_compiled.has_none(stream))
+    return has_missing_py(stream)
+
+
+def has_missing_py(stream: Sequence[Any]) -> bool:
+    """:func:`has_missing`, pure Python (the specification of the twin)."""
+    return any(s is None for s in stream)
 
 
 def pretokenized_types(types: set[type]) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.object cimport PyObject
-from cpython.unicode cimport Py_UNICODE_ISSPACE
+from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_CheckExact
 from libc.math cimport sqrt
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from cpython.mem cimport PyMem_Free
@@ -146,7 +146,10 @@ for _c in range(256):
 
 
 def split_encode(list strings, dict vocab):
-    """``(ids, offsets)`` of the whitespace-separated tokens of ``strings`` (new tokens get ``len(vocab)``).
+    """``(ids, offsets)`` of the whitespace-separated tokens of ``strings`` (new tokens get ``len(vocab)``),
+    or None at the first item that is not exactly a ``str`` (the type is read with the text, so the
+    caller needs no pass of its own over the captions; ``vocab`` then holds the tokens before it, in
+    the order a pure pass over the whole list would add them).
 
     Tokens of one-byte-kind strings (ASCII and latin-1) are looked up by their bytes in a hash table
     seeded from ``vocab`` (a token's string is made only when it is new); tokens of wider strings go
@@ -179,6 +182,8 @@ def split_encode(list strings, dict vocab):
                     _insert(&table, b, length, h, <int64_t>value)
         for i in range(n):
             text = strings[i]
+            if not PyUnicode_CheckExact(text):
+                return None
             length = PyUnicode_GET_LENGTH(text)
             kind = PyUnicode_KIND(text)
             if kind == 1:

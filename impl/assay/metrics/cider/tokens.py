@@ -12,10 +12,10 @@ import numpy as np
 
 from assay.core.errors import InputError, UnchunkableInput
 from assay.core.gcpause import collector_paused
-from assay.metrics.cider.vectors import split_encode
+from assay.metrics.cider.vectors import split_encode, split_encode_exact
 from assay.core.family import Refs, Segments
 from assay.text.ngrams import Encoded, encode
-from assay.text.segments import tokenize_segments
+from assay.text.segments import has_missing, tokenize_segments
 from assay.tokenizers import lowercase_text
 from assay.tokenizers.ptb import coco_encode_lines, coco_tokenize_lines, has_line_breaks
 
@@ -50,11 +50,16 @@ def caption_side(segments: Sequence[Any], config: Mapping[str, Any], vocab: dict
     """The captions' tokens (:func:`caption_tokens`) interned into ``vocab``. When the tokens are the
     ``str.split()`` of strings (pre-tokenised captions, or the PTB wrapper's output) no token list
     is made (:func:`assay.metrics.cider.vectors.split_encode`)."""
-    if not config["lowercase"] and segments and _all_strings(segments):
-        if config["tokenize"] == PTB:
-            return ptb_encode(segments, vocab)
+    if not config["lowercase"] and segments:
         if config["tokenize"] == "none":
-            return split_encode(segments, vocab)
+            got = split_encode_exact(segments, vocab)    # no pass of its own over the captions first
+            if got is not None:
+                return got
+        if _all_strings(segments):
+            if config["tokenize"] == PTB:
+                return ptb_encode(segments, vocab)
+            if config["tokenize"] == "none":
+                return split_encode(segments, vocab)
     return encode(caption_tokens(segments, config), vocab)
 
 
@@ -171,7 +176,7 @@ def group_refs(hyps: Segments, refs: Refs) -> tuple[list[Any], np.ndarray]:
     n_img = len(hyps)
     if not refs:
         raise InputError("no reference streams")
-    if n_img and all(len(stream) >= n_img and None not in stream[:n_img] for stream in refs):
+    if n_img and all(len(stream) == n_img and not has_missing(stream) for stream in refs):
         # no missing reference: image-major order is the streams interleaved (slice assignment, C speed)
         width = len(refs)
         flat: list[Any] = [None] * (n_img * width)

@@ -23,7 +23,7 @@ the two agree bit for bit (conformance/tests/accel/test_cider_twins.py).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -42,10 +42,19 @@ _compiled = accel.use(_compiled, __name__)
 def split_encode(strings: Sequence[str], vocab: dict[str, int]) -> Encoded:
     """:func:`~assay.text.ngrams.encode` of ``[s.split() for s in strings]`` (the toolkit's
     ``str.split()``), without the token lists."""
-    if _compiled is None or not set(map(type, strings)) <= {str}:
-        return split_encode_py(strings, vocab)
-    ids, offsets = _compiled.split_encode(list(strings), vocab)
-    return Encoded(ids, offsets)
+    got = split_encode_exact(strings, vocab)
+    return split_encode_py(strings, vocab) if got is None else got
+
+
+def split_encode_exact(strings: Sequence[Any], vocab: dict[str, int]) -> Encoded | None:
+    """:func:`split_encode` by the compiled twin, which reads each item's type as it reads its text
+    (no pass of the caller's over the captions); None when the twin is not built or an item is not
+    exactly a ``str`` (``vocab`` may then hold the tokens before it, numbered as :func:`split_encode`
+    numbers them, so a pure pass over the same list after it ends the same)."""
+    if _compiled is None:
+        return None
+    got = _compiled.split_encode(strings if type(strings) is list else list(strings), vocab)
+    return None if got is None else Encoded(*got)
 
 
 def split_encode_py(strings: Sequence[str], vocab: dict[str, int]) -> Encoded:
