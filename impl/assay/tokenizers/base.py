@@ -118,11 +118,40 @@ def distinct_batch(lines: Sequence[str], batch: Callable[[list[str]], list[list[
     more than it saves). Every returned list is a fresh object, so callers may mutate them.
     Nothing is kept after the call."""
     lines = list(lines)
-    distinct = list(dict.fromkeys(lines))
-    if len(distinct) * 2 > len(lines):
+    distinct = few_distinct(lines)
+    if distinct is None:
         return batch(lines)
     table = dict(zip(distinct, batch(distinct)))
     return [table[line].copy() for line in lines]
+
+
+#: a batch longer than this is first judged on a sample of its lines (:func:`few_distinct`)
+SAMPLED_ABOVE = 2048
+
+
+def few_distinct(lines: list[str]) -> Optional[list[str]]:
+    """The distinct lines of ``lines`` in first-seen order when at most half of them are distinct,
+    else None. Only speed depends on it: a caller computes on these and gathers, or on every line.
+
+    A batch of more than ``SAMPLED_ABOVE`` lines is first judged on ``m = max(1024, sqrt(8 n))`` of
+    its lines at places drawn at random (seed 0, so a run is repeatable): when no two are equal it
+    is taken as mostly distinct and no other line is read or hashed. Were at most half of the n
+    lines distinct, the sample would hold about ``m^2 / 2n >= 4`` equal pairs or more, and none with
+    probability about ``e^-4`` (a missed saving, never another result); a line repeated with any
+    period (a reference stream against several systems) is found so, where evenly spaced places
+    could miss it. Hashing every line of a long, mostly distinct batch cost about 12 % of BLEU's
+    statistics on 100,000 captions."""
+    n = len(lines)
+    if n > SAMPLED_ABOVE:
+        import numpy as np   # local: numpy is not needed to tokenise
+
+        m = max(1024, int((8 * n) ** 0.5) + 1)
+        places = np.unique(np.random.default_rng(0).integers(0, n, m)).tolist()
+        sample = [lines[i] for i in places]
+        if len(set(sample)) == len(sample):
+            return None
+    distinct = list(dict.fromkeys(lines))
+    return None if len(distinct) * 2 > n else distinct
 
 
 class SharedEncodings:
@@ -174,8 +203,8 @@ def id_encoder_from(new_table: Callable[[], Any], encode_lines: Callable[[Any, l
     diverged = False
 
     def scan(lines: list[str]) -> "tuple[np.ndarray, np.ndarray]":
-        distinct = list(dict.fromkeys(lines))
-        if len(distinct) * 2 > len(lines):
+        distinct = few_distinct(lines)
+        if distinct is None:
             return encode_lines(table, lines)
         ids, lengths = encode_lines(table, distinct)
         index = dict(zip(distinct, range(len(distinct))))

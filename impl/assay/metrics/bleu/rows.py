@@ -29,7 +29,7 @@ from assay.core.family import Refs, Segments
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
 from assay.text.ngrams import Encoded, clipped_matches, encode, token_matches
-from assay.text.segments import tokenize_refs, tokenize_segments
+from assay.text.segments import has_missing, tokenize_refs, tokenize_segments
 from assay.tokenizers import get_tokenizer
 from assay.tokenizers.base import IdEncoder
 
@@ -77,7 +77,7 @@ def _lengths_and_matches(hyps: Segments, refs: Refs, config: Config, order: int
     is tokenised (token lists are read as given) and matched by :func:`assay.text.ngrams.token_matches`.
     """
     n_seg = len(hyps)
-    present = np.array([_present(s) for s in refs], dtype=bool).reshape(len(refs), n_seg)
+    present = presence(refs, n_seg)
     direct = _id_encoder(hyps, refs, config)
     if direct is not None:
         sides = _direct_sides(direct, hyps, refs, present)
@@ -100,7 +100,7 @@ def _set_matches(hyps: Segments, refs: Refs, config: Config, order: int
     n-grams (``|set(hyp) & union_r set(ref_r)|``), and the number of distinct hypothesis n-grams
     per order (the totals). Pure Python on the tokens: no compiled twin counts sets."""
     n_seg = len(hyps)
-    present = np.array([_present(s) for s in refs], dtype=bool).reshape(len(refs), n_seg)
+    present = presence(refs, n_seg)
     hyp_toks = tokenize_segments(hyps, config)
     ref_toks = tokenize_refs(refs, config)
     hyp_len = np.fromiter(map(len, hyp_toks), dtype=np.float64, count=n_seg)
@@ -128,7 +128,7 @@ def encode_sides(hyps: Segments, refs: Refs, config: Config) -> tuple[list[Encod
     (:func:`assay.text.segments.tokenize_segments`; token lists are read as given) and then interned
     (:func:`assay.text.ngrams.encode`). Both give the same arrays (tests/accel).
     """
-    present = np.array([_present(s) for s in refs], dtype=bool).reshape(len(refs), len(hyps))
+    present = presence(refs, len(hyps))
     direct = _id_encoder(hyps, refs, config)
     if direct is not None:
         return _direct_sides(direct, hyps, refs, present), present
@@ -154,9 +154,13 @@ def _direct_sides(direct: IdEncoder, hyps: Segments, refs: Refs, present: np.nda
     return sides
 
 
-def _present(stream: Sequence[Any]) -> np.ndarray:
-    """Which entries of a reference stream are not None (bool array)."""
-    return np.fromiter(map(is_not, stream, repeat(None)), dtype=bool, count=len(stream))
+def presence(refs: Refs, n_seg: int) -> np.ndarray:
+    """Which references are present, (n_refs, n_segments) bool: all of them unless a stream holds a
+    None (:func:`~assay.text.segments.has_missing` compares the lists' pointers, reading no segment)."""
+    if not any(map(has_missing, refs)):
+        return np.ones((len(refs), n_seg), dtype=bool)
+    return np.array([np.fromiter(map(is_not, s, repeat(None)), dtype=bool, count=len(s)) for s in refs],
+                    dtype=bool).reshape(len(refs), n_seg)
 
 
 def _id_encoder(hyps: Segments, refs: Refs, config: Config) -> IdEncoder | None:
