@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from itertools import repeat
 from operator import is_not
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
