@@ -28,7 +28,8 @@ from assay.engine.chunks import rows_of_lists
 from assay.engine.registry import get_family
 from assay.output import presenter
 from assay.profiles.registry import Profile, get_profile
-from assay.text.segments import has_missing, is_pretokenized, pretokenized_types
+from assay.core.items import has_none
+from assay.text.segments import is_pretokenized, pretokenized_types
 
 LEVELS = ("corpus", "sentence")
 _SEGMENT_TYPES = (str, list, tuple)
@@ -142,14 +143,14 @@ def normalize_refs(hyps: Sequence[Any], refs: Any, orientation: str = "streams")
 
 def nrefs_field(refs: list[list[Any]]) -> str:
     """sacrebleu's ``nrefs``: the count, or ``var`` when some segment lacks a reference."""
-    return "var" if any(map(has_missing, refs)) else str(len(refs))
+    return "var" if any(map(has_none, refs)) else str(len(refs))
 
 
 def _nrefs_of_segments(streams: list[list[Any]]) -> str | Callable[[int], str]:
     """Every segment's ``nrefs`` (the count) when no reference is missing, else ``i -> nrefs`` of
     segment i (``var`` when one of its references is missing)."""
     full = str(len(streams))
-    if not any(map(has_missing, streams)):
+    if not any(map(has_none, streams)):
         return full
     missing = [any(row) for row in zip(*[map(is_, s, repeat(None)) for s in streams])]
     return lambda i: "var" if missing[i] else full

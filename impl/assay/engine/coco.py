@@ -31,6 +31,7 @@ import numpy as np
 
 from assay.core.domains import choice, real
 from assay.core.errors import InputError, KnobError, MissingDependencyError
+from assay.core.items import only_strings
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config, Knob, KnobSet
 from assay.core.score import RowScores
@@ -82,7 +83,7 @@ def tokenised_strings(captions: Sequence[Any], config: Mapping[str, Any]) -> lis
     With ``tokenize=ptb`` the captions are one batch of the wrapper (one jar run): pass the
     references and the results separately, each in image order, as COCOEvalCap does.
     """
-    if not set(map(type, captions)) <= {str}:       # the common case checked at C speed
+    if not only_strings(captions):                  # the common case checked at C speed
         if any(isinstance(c, (list, tuple)) for c in captions):
             if not all(isinstance(c, (list, tuple)) for c in captions):
                 raise InputError("mix of token lists and strings; pass one kind")

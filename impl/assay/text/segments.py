@@ -3,15 +3,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from assay.core import accel
 from assay.core.errors import InputError
+from assay.core.items import has_none, only_strings
 from assay.tokenizers import get_tokenizer, lowercase_text
-
-try:
-    from assay.text import _segments_c as _compiled
-except ImportError:        # not built: the pure path
-    _compiled = None
-_compiled = accel.use(_compiled, __name__)
 
 _TOKEN_LIST_TYPES = (list, tuple)
 _NONE = type(None)
@@ -26,19 +20,6 @@ def is_pretokenized(segments: Sequence[Any]) -> bool:
     if not segments:
         return False
     return pretokenized_types(set(map(type, segments)))
-
-
-def has_missing(stream: Sequence[Any]) -> bool:
-    """Whether a segment stream holds a missing segment (``None``). A list is scanned by the compiled
-    twin, which compares the pointers it holds and reads no segment (:mod:`assay.text._segments_c`)."""
-    if _compiled is not None and type(stream) is list:
-        return bool(_compiled.has_none(stream))
-    return has_missing_py(stream)
-
-
-def has_missing_py(stream: Sequence[Any]) -> bool:
-    """:func:`has_missing`, pure Python (the specification of the twin)."""
-    return any(s is None for s in stream)
 
 
 def pretokenized_types(types: set[type]) -> bool:
@@ -62,7 +43,7 @@ def tokenize_segments(segments: Sequence[Any], config: Mapping[str, Any], *,
         if mode is None:
             return list(segments)
         return [[lowercase_text(t, mode) for t in seg] for seg in segments]
-    if set(map(type, segments)) - {str}:
+    if not only_strings(segments):
         for i, seg in enumerate(segments):
             if not isinstance(seg, str):
                 raise InputError(f"segment {i + 1}: expected a string or a list of tokens, "
@@ -78,7 +59,7 @@ def tokenize_refs(refs: Sequence[Sequence[Any]], config: Mapping[str, Any]) -> l
     out: list[list[Sequence[str] | None]] = []
     lowercase_after = bool(config.get("lowercase_refs_after_tokenizing", False))
     for stream in refs:
-        if _NONE not in set(map(type, stream)):
+        if not has_none(stream):
             out.append(tokenize_segments(stream, config, lowercase_after=lowercase_after))
             continue
         present = [i for i, r in enumerate(stream) if r is not None]

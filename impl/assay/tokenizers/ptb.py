@@ -78,6 +78,7 @@ from itertools import chain, repeat
 from typing import Any, Callable, NamedTuple, Sequence
 
 from assay.core import accel
+from assay.core.items import only_strings
 
 try:
     from assay.tokenizers import _ptb_c as _compiled
@@ -711,7 +712,7 @@ def coco_tokenize_lines(captions: Sequence[str]) -> list[str]:
     """The wrapper's output for a batch, in order: captions joined by ``\\n`` (inner newlines -> spaces),
     one jar run, output line ``k`` paired with caption ``k`` (so a U+2028/``\\r`` inside a caption
     shifts every later caption, exactly as in pycocoevalcap; KD-PTB-02)."""
-    if set(map(type, captions)) <= {str}:           # checked at C speed; _flatten's map without a frame per call
+    if only_strings(captions):                      # _flatten's map without a frame per call
         flat = list(map(str.replace, captions, repeat("\n"), repeat(" ")))
     else:
         flat = [_flatten(c) for c in captions]
@@ -727,7 +728,7 @@ def has_line_breaks(captions: Sequence[Any]) -> bool:
     step = 65_536
     for start in range(0, len(captions), step):
         part = captions[start:start + step]
-        if not set(map(type, part)) <= {str}:
+        if not only_strings(part):
             part = [c for c in part if isinstance(c, str)]
         text = "".join(part)
         if any(br in text for br in LINE_BREAKS):
@@ -740,7 +741,7 @@ def coco_encode_lines(captions: Sequence[str], vocab: dict[str, int]) -> tuple[A
     tokens numbered ``len(vocab)``, in order of first occurrence), from the compiled twin, which
     makes no output string for a plain caption; None when the twin is not built or a caption holds a
     line break (then intern the split of :func:`coco_tokenize_lines`: the specification)."""
-    if _compiled is None or not set(map(type, captions)) <= {str}:
+    if _compiled is None or not only_strings(captions):
         return None
     flat = list(map(str.replace, captions, repeat("\n"), repeat(" ")))
     physical = _physical(flat)

@@ -25,15 +25,15 @@ from typing import Any
 import numpy as np
 
 from assay.core.errors import ToolBehaviourError
+from assay.core.items import has_none, only_strings
 from assay.core.family import Refs, Segments
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
 from assay.text.ngrams import Encoded, clipped_matches, encode, token_matches
-from assay.text.segments import has_missing, tokenize_refs, tokenize_segments
+from assay.text.segments import tokenize_refs, tokenize_segments
 from assay.tokenizers import get_tokenizer
 from assay.tokenizers.base import IdEncoder
 
-_STR_OR_NONE = {str, type(None)}
 NEXT_ORDER = 5   # NLTK method5 appends the last segment's 5-gram precision for every N
 
 
@@ -156,8 +156,8 @@ def _direct_sides(direct: IdEncoder, hyps: Segments, refs: Refs, present: np.nda
 
 def presence(refs: Refs, n_seg: int) -> np.ndarray:
     """Which references are present, (n_refs, n_segments) bool: all of them unless a stream holds a
-    None (:func:`~assay.text.segments.has_missing` compares the lists' pointers, reading no segment)."""
-    if not any(map(has_missing, refs)):
+    None (:func:`~assay.core.items.has_none` compares the lists' pointers, reading no segment)."""
+    if not any(map(has_none, refs)):
         return np.ones((len(refs), n_seg), dtype=bool)
     return np.array([np.fromiter(map(is_not, s, repeat(None)), dtype=bool, count=len(s)) for s in refs],
                     dtype=bool).reshape(len(refs), n_seg)
@@ -169,7 +169,7 @@ def _id_encoder(hyps: Segments, refs: Refs, config: Config) -> IdEncoder | None:
     mode = config["lowercase_mode"] if config["lowercase"] else None
     if mode is not None and config.get("lowercase_refs_after_tokenizing", False):
         return None
-    if set(map(type, hyps)) != {str} or any(not set(map(type, s)) <= _STR_OR_NONE for s in refs):
+    if not hyps or not only_strings(hyps) or not all(only_strings(s, none_ok=True) for s in refs):
         return None
     return get_tokenizer(config.tokenize).id_encoder(mode)
 

@@ -12,10 +12,11 @@ import numpy as np
 
 from assay.core.errors import InputError, UnchunkableInput
 from assay.core.gcpause import collector_paused
+from assay.core.items import has_none, only_strings
 from assay.metrics.cider.vectors import split_encode, split_encode_exact
 from assay.core.family import Refs, Segments
 from assay.text.ngrams import Encoded, encode
-from assay.text.segments import has_missing, tokenize_segments
+from assay.text.segments import tokenize_segments
 from assay.tokenizers import lowercase_text
 from assay.tokenizers.ptb import coco_encode_lines, coco_tokenize_lines, has_line_breaks
 
@@ -29,7 +30,7 @@ def ptb_batch(captions: Sequence[str]) -> list[str]:
     so a caption's tokens can depend on the next caption (a sentence-final abbreviation before a
     capital letter); callers pass captions in the wrapper's order (image order, references in order).
     """
-    if not set(map(type, captions)) <= {str}:        # the common case checked at C speed
+    if not only_strings(captions):                    # the common case checked at C speed
         for i, c in enumerate(captions):
             if not isinstance(c, str):
                 raise InputError(f"caption {i + 1}: expected a string or a list of tokens, got {type(c).__name__}")
@@ -135,7 +136,7 @@ def narrow(side: Encoded, vocab_size: int) -> Encoded:
 
 def _all_strings(segments: Sequence[Any]) -> bool:
     """Every segment is a ``str`` (exact types checked at C speed first)."""
-    return set(map(type, segments)) <= {str} or all(isinstance(s, str) for s in segments)
+    return only_strings(segments) or all(isinstance(s, str) for s in segments)
 
 
 def caption_tokens(segments: Sequence[Any], config: Mapping[str, Any]) -> list[list[str]]:
@@ -176,7 +177,7 @@ def group_refs(hyps: Segments, refs: Refs) -> tuple[list[Any], np.ndarray]:
     n_img = len(hyps)
     if not refs:
         raise InputError("no reference streams")
-    if n_img and all(len(stream) == n_img and not has_missing(stream) for stream in refs):
+    if n_img and all(len(stream) == n_img and not has_none(stream) for stream in refs):
         # no missing reference: image-major order is the streams interleaved (slice assignment, C speed)
         width = len(refs)
         flat: list[Any] = [None] * (n_img * width)

@@ -37,6 +37,7 @@ import numpy as np
 
 from assay.core import corpus_cache
 from assay.core.errors import InputError
+from assay.core.items import only_strings
 from assay.core.family import Refs, Segments
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
@@ -72,7 +73,7 @@ def base_column(t_index: int) -> int:
 
 
 def _check_strings(hyps: Segments, refs: Refs) -> None:
-    if set(map(type, hyps)) <= {str} and all(set(map(type, stream)) <= {str, type(None)} for stream in refs):
+    if only_strings(hyps) and all(only_strings(stream, none_ok=True) for stream in refs):
         return     # the common case, checked at C speed; else find the first offender
     for i, h in enumerate(hyps):
         if not isinstance(h, str):
