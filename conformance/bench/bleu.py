@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     bench = Bench("BLEU: assay vs sacrebleu and NLTK", corpus, repeats=args.repeats, clock=clock_of(args),
                   memory=args.memory,
                   tools=[f"sacrebleu {sacrebleu.__version__}", f"nltk {nltk.__version__}"],
-                  notes=["sacrebleu's tokenizer caches are cleared before every run of either side"])
+                  notes=["sacrebleu's tokenizer caches are cleared before every run of either side"], warm_up=True)
     tool = f"sacrebleu {sacrebleu.__version__}"
 
     ours = lambda: assay.score("bleu", hyps, [refs], profile="sacrebleu")  # noqa: E731

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     tool = f"sacrebleu {sacrebleu.__version__}"
     bench = Bench("chrF / chrF++: assay vs sacrebleu", corpus, repeats=args.repeats, clock=clock_of(args),
                   memory=args.memory,
-                  tools=[tool])
+                  tools=[tool], warm_up=True)
     for label, profile, word_order in (("corpus chrF (chrF2)", "sacrebleu", 0),
                                        ("corpus chrF++ (chrF2++)", "sacrebleu-chrf++", 2)):
         if args.only and args.only != ("chrF++" if word_order else "chrF"):

@@ -3,8 +3,9 @@
 Every benchmark builds a :class:`Corpus` (what it scores, with its size in units and in UTF-8
 bytes), opens a :class:`Bench` and calls :meth:`Bench.compare` once per comparison. ``compare``
 runs the assay side and the tool side alternately (A B, B A, A B, ...; each side starts every run
-from the same state: its ``setup`` hook, then ``gc.collect()`` and ``malloc_trim``), and prints one
-row of a fixed table:
+from the same state: its ``setup`` hook, assay's corpus cache emptied (``assay.core.corpus_cache``:
+counts it keeps across calls on the same texts, which would make every run after the first a lookup),
+then ``gc.collect()`` and ``malloc_trim``), and prints one row of a fixed table:
 
     comparison | tool | assay s | tool s | ratio | assay peak | B/in | tool peak | B/in | agreement
 
@@ -20,6 +21,11 @@ row of a fixed table:
 - B/in = peak bytes per byte of input (the corpus's UTF-8 bytes);
 - agreement = the largest absolute difference of the two sides' numbers (the bench's ``agree``
   function); they must agree.
+
+A bench opened with ``warm_up=True`` runs assay's side of each row once, untimed, before its timed
+runs: assay imports a family's modules on first use, while a bench imports the tool before any row,
+so without it a row timed once would charge assay alone with its imports (about 0.2 s for ROUGE,
+most of a 10,000-pair run).
 
 :meth:`Bench.single` times one side only (tool columns ``-``), :meth:`Bench.derived` prints a row
 computed from other rows (no memory), :meth:`Bench.note` an indented line under the last row.
@@ -48,6 +54,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import assay
+from assay.core import corpus_cache
 
 from conformance.bench.memory import MEMORY_MODES, PeakMemory, release_free_memory
 from conformance.paths import corpora_dir
@@ -187,6 +194,7 @@ def evict_caches() -> None:
 def _run_once(side: Side, clock: Clock, memory: PeakMemory, into: Measure) -> None:
     if side.setup is not None:
         side.setup()
+    corpus_cache.clear()
     release_free_memory()
     if _cache["mode"] == "cold":
         evict_caches()
@@ -274,8 +282,8 @@ class Bench:
     """A benchmark's header, rows and notes; see the module docstring."""
 
     def __init__(self, title: str, corpus: Corpus, *, clock: Clock = WALL, repeats: int = 1, memory: str = "rss",
-                 tools: Sequence[str] = (), notes: Iterable[str] = ()) -> None:
-        self.corpus, self.clock, self.repeats = corpus, clock, repeats
+                 tools: Sequence[str] = (), notes: Iterable[str] = (), warm_up: bool = False) -> None:
+        self.corpus, self.clock, self.repeats, self.warm_up = corpus, clock, repeats, warm_up
         self.memory = PeakMemory(memory)
         self.rows: list[Row] = []
         print(f"== {title} ==")
@@ -285,6 +293,9 @@ class Bench:
         over = ", the largest over the runs" if self.memory.mode == "rss" else ""
         print(f"memory:  {self.memory.method}{over}; [child] = the largest child process's peak RSS in MiB "
               "(getrusage RUSAGE_CHILDREN); B/in = peak bytes per input byte")
+        if warm_up:
+            print("warm-up: assay's side of each row runs once, untimed, before its timed runs (assay imports a "
+                  "family on first use; the tool was imported before any row)")
         if _cache["mode"] == "cold":
             print("caches:  cold: before each run of either side, a 128 MiB buffer is written and read (the CPU "
                   "caches hold none of the run's data)")
@@ -333,6 +344,7 @@ class Bench:
 
         ``input_bytes``: the bytes this row scores when it is not the whole corpus (for B/in)."""
         n = self.repeats if repeats is None else repeats
+        self._warm(ours, setup, quiet)
         a, t = measure([Side(ours, n, setup, quiet=quiet),
                         Side(theirs, n if tool_repeats is None else tool_repeats, setup, children, quiet)],
                        self.clock, self.memory)
@@ -347,6 +359,8 @@ class Bench:
                setup: Callable[[], None] | None = None, children: bool = False, quiet: bool = False,
                input_bytes: int | None = None) -> Row:
         """Time one side only: assay's (``tool=None``) or a tool's (named by ``tool``)."""
+        if tool is None:
+            self._warm(fn, setup, quiet)
         m, = measure([Side(fn, self.repeats if repeats is None else repeats, setup, children, quiet)],
                      self.clock, self.memory)
         if tool is None:
@@ -366,6 +380,7 @@ class Bench:
         sample and multiplied by ``coverage.factor`` (the label says so; its peak is the sample's);
         ``agree(assay result, tool result on the sample)`` compares the two on the sample."""
         n = self.repeats if repeats is None else repeats
+        self._warm(ours, setup, quiet)
         a, t = measure([Side(ours, n, setup, quiet=quiet), Side(theirs_on_sample, n, setup, children, quiet)],
                        self.clock, self.memory)
         scaled = Measure([x * coverage.factor for x in t.times], [x * coverage.factor for x in t.wall],
@@ -378,6 +393,15 @@ class Bench:
                   "agreement on the sample")
         self.rows.append(row)
         return row
+
+    def _warm(self, ours: Callable[[], Any], setup: Callable[[], None] | None, quiet: bool) -> None:
+        """assay's side once, untimed, when the bench warms up (its result and caches are dropped: every
+        timed run starts from an empty corpus cache)."""
+        if self.warm_up:
+            if setup is not None:
+                setup()
+            _call(ours, quiet)
+            corpus_cache.clear()
 
     def derived(self, label: str, assay_s: float | None, tool: str, tool_s: float | None,
                 agreement: float | str | None = None) -> None:

@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                   Corpus.of(f"{source}, {sum(len(h.split()) for h in hyps):,} hypothesis words", len(hyps),
                             "document pairs", hyps, refs),
                   repeats=args.repeats, clock=clock_of(args), memory=args.memory,
-                  tools=[f"rouge-score {version('rouge-score')}"])
+                  tools=[f"rouge-score {version('rouge-score')}"], warm_up=True)
 
     # rouge-score: rouge1, rouge2, rougeL, rougeLsum together
     score = lambda h, r: assay.score("rouge", h, [r], profile="rouge-score", types=",".join(RS_TYPES))  # noqa: E731

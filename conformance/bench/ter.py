@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     from sacrebleu.metrics import TER
 
     bench = Bench("TER: assay vs sacrebleu", corpus, repeats=args.repeats, clock=clock_of(args), memory=args.memory,
-                  tools=[f"sacrebleu {sacrebleu.__version__}"])
+                  tools=[f"sacrebleu {sacrebleu.__version__}"], warm_up=True)
     tool = f"sacrebleu {sacrebleu.__version__}"
     label = "corpus TER (tercom, lowercased)"
     score = lambda h, r: assay.score("ter", h, [r], profile="sacrebleu")  # noqa: E731
