@@ -49,3 +49,10 @@ def test_the_checks_by_example() -> None:
         assert not items.only_strings(with_none) and items.only_strings(with_none, none_ok=True)
         assert not items.only_strings(stream[:k] + [Text("a")] + stream[k + 1:], none_ok=True)
     assert not items.has_none([EqualsEverything()])
+
+
+def test_presence() -> None:
+    """Every reference present when no stream holds None; else exactly the entries that are not None."""
+    assert items.presence([["a", "b"], ["c", "d"]], 2).tolist() == [[True, True], [True, True]]
+    assert items.presence([["a", None], [None, ["x"]]], 2).tolist() == [[True, False], [False, True]]
+    assert items.presence([], 3).shape == (0, 3)

@@ -1,4 +1,5 @@
-"""Checks over a sequence of segments: is one missing (``None``), is every one a string.
+"""Checks over a sequence of segments: is one missing (``None``), is every one a string; which
+references are present.
 
 Run on every corpus before it is scored, so they read as little as they can: on a list, the compiled
 twin (``assay.core._items_c``) compares the pointers the list holds with ``None``'s without touching a
@@ -9,7 +10,10 @@ iterator, cost a memory miss each in a chain: about 40 ms for 500,000 captions, 
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    import numpy as np
 
 from assay.core import accel
 
@@ -46,3 +50,13 @@ def only_strings(items: Sequence[Any], none_ok: bool = False) -> bool:
 def only_strings_py(items: Sequence[Any], none_ok: bool = False) -> bool:
     """:func:`only_strings`, pure Python (the specification of the twin)."""
     return set(map(type, items)) <= (_STR_OR_NONE if none_ok else _STR)
+
+
+def presence(streams: Sequence[Sequence[Any]], n_seg: int) -> "np.ndarray":
+    """Which references are present, (n_streams, n_seg) bool: all of them unless a stream holds a
+    None (:func:`has_none`, reading no segment of a list), else each entry that is not None."""
+    import numpy as np   # local: the checks above run before numpy is needed
+
+    if not any(map(has_none, streams)):
+        return np.ones((len(streams), n_seg), dtype=bool)
+    return np.array([[s is not None for s in stream] for stream in streams], dtype=bool).reshape(len(streams), n_seg)

@@ -18,14 +18,12 @@ cost a whole pass per method (9 configurations of sacrebleu and NLTK smoothing: 
 """
 from __future__ import annotations
 
-from itertools import repeat
-from operator import is_not
 from typing import Any
 
 import numpy as np
 
 from assay.core.errors import ToolBehaviourError
-from assay.core.items import has_none, only_strings
+from assay.core.items import only_strings, presence
 from assay.core.family import Refs, Segments
 from assay.core.knobs import Config
 from assay.core.stats import SegmentStats
@@ -152,15 +150,6 @@ def _direct_sides(direct: IdEncoder, hyps: Segments, refs: Refs, present: np.nda
             lengths = full
         sides.append(_encoded(ids, lengths))
     return sides
-
-
-def presence(refs: Refs, n_seg: int) -> np.ndarray:
-    """Which references are present, (n_refs, n_segments) bool: all of them unless a stream holds a
-    None (:func:`~assay.core.items.has_none` compares the lists' pointers, reading no segment)."""
-    if not any(map(has_none, refs)):
-        return np.ones((len(refs), n_seg), dtype=bool)
-    return np.array([np.fromiter(map(is_not, s, repeat(None)), dtype=bool, count=len(s)) for s in refs],
-                    dtype=bool).reshape(len(refs), n_seg)
 
 
 def _id_encoder(hyps: Segments, refs: Refs, config: Config) -> IdEncoder | None:

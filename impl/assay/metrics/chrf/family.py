@@ -30,6 +30,7 @@ import numpy as np
 
 from assay.core import corpus_cache
 from assay.core.errors import ToolBehaviourError
+from assay.core.items import has_none, presence
 from assay.core.family import MetricFamily, Refs, Segments
 from assay.core.knobs import Config
 from assay.core.score import RowScores
@@ -59,7 +60,7 @@ class Chrf(MetricFamily):
             hyp_texts = [t.lower() for t in hyp_texts]
             streams = [[None if t is None else t.lower() for t in s] for s in streams]
         n_seg = len(hyp_texts)
-        present = np.array([[t is not None for t in s] for s in streams], dtype=bool).reshape(len(streams), n_seg)
+        present = presence(streams, n_seg)
         hyp_cnt, ref_cnt, match = [], [], []   # per order kind: (n_refs, n_seg, orders) arrays
         if config.char_order:
             char_orders = list(range(config.min_char_order, config.char_order + 1))
@@ -87,7 +88,7 @@ class Chrf(MetricFamily):
             streams.append([r if type(r) is str else _reference(r, i, k, config) for i, r in enumerate(stream)])
         if config.multi_ref == "first":
             streams = streams[:1]
-        if streams and not any(None in s for s in streams):
+        if streams and not any(map(has_none, streams)):
             return streams
         if config.missing_ref == "ignore":           # torchmetrics: an empty list of references scores 0
             return streams

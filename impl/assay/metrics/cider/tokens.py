@@ -13,7 +13,7 @@ import numpy as np
 from assay.core.errors import InputError, UnchunkableInput
 from assay.core.gcpause import collector_paused
 from assay.core.items import has_none, only_strings
-from assay.metrics.cider.vectors import split_encode, split_encode_exact
+from assay.metrics.cider.vectors import split_encode, split_encode_exact, split_encode_py
 from assay.core.family import Refs, Segments
 from assay.text.ngrams import Encoded, encode
 from assay.text.segments import tokenize_segments
@@ -56,11 +56,10 @@ def caption_side(segments: Sequence[Any], config: Mapping[str, Any], vocab: dict
             got = split_encode_exact(segments, vocab)    # no pass of its own over the captions first
             if got is not None:
                 return got
-        if _all_strings(segments):
-            if config["tokenize"] == PTB:
-                return ptb_encode(segments, vocab)
-            if config["tokenize"] == "none":
-                return split_encode(segments, vocab)
+            if _all_strings(segments):                   # a str subclass: the twin handed it back
+                return split_encode_py(segments, vocab)
+        elif config["tokenize"] == PTB and _all_strings(segments):
+            return ptb_encode(segments, vocab)
     return encode(caption_tokens(segments, config), vocab)
 
 
